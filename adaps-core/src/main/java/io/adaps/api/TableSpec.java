@@ -1,0 +1,106 @@
+package io.adaps.api;
+
+import static io.adaps.util.Checks.checkNotNull;
+
+import java.util.regex.Pattern;
+
+/**
+ * The declaration of a table: a name, a number of rows, the floats per row (value length), how
+ * rows are initialized and how pushes update them. Immutable; the {@code with...} methods return
+ * changed copies.
+ *
+ * <pre>{@code
+ * TableSpec users = TableSpec.of("users", 1_000_000, 32)
+ *         .withInitializer(Initializers.normal(0f, 0.1f, 42))
+ *         .withUpdateRule(UpdateRules.add());
+ * }</pre>
+ */
+public final class TableSpec {
+    /**
+     * Most rows in one table. Rows are indexed directly (one {@code int} per row), so a table is
+     * bounded by Java's array size; declare several tables for larger models.
+     */
+    public static final long MAX_ROWS = Integer.MAX_VALUE - 8;
+    /** Most floats in one row. */
+    public static final int MAX_VALUE_LENGTH = 1 << 16;
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+    private final String name;
+    private final long rows;
+    private final int valueLength;
+    private final Initializer initializer;
+    private final UpdateRule updateRule;
+
+    private TableSpec(String name, long rows, int valueLength, Initializer initializer, UpdateRule updateRule) {
+        this.name = name;
+        this.rows = rows;
+        this.valueLength = valueLength;
+        this.initializer = initializer;
+        this.updateRule = updateRule;
+    }
+
+    /**
+     * A table of {@code rows} rows of {@code valueLength} floats, zero-initialized, with additive
+     * updates.
+     *
+     * @param name        1 to 64 characters from {@code [A-Za-z0-9_.-]}
+     * @param rows        1 to {@link #MAX_ROWS}
+     * @param valueLength 1 to {@link #MAX_VALUE_LENGTH}
+     * @throws IllegalArgumentException naming the first value out of range
+     */
+    public static TableSpec of(String name, long rows, int valueLength) {
+        checkNotNull(name, "name");
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("name='" + name + "' (expected 1 to 64 characters from [A-Za-z0-9_.-])");
+        }
+        if (rows <= 0 || rows > MAX_ROWS) {
+            throw new IllegalArgumentException("rows=" + rows + " (expected 1.." + MAX_ROWS + ") for table '" + name + "'");
+        }
+        if (valueLength <= 0 || valueLength > MAX_VALUE_LENGTH) {
+            throw new IllegalArgumentException("valueLength=" + valueLength + " (expected 1.." + MAX_VALUE_LENGTH
+                    + ") for table '" + name + "'");
+        }
+        return new TableSpec(name, rows, valueLength, Initializers.zeros(), UpdateRules.add());
+    }
+
+    /** A copy of this spec with {@code initializer}. */
+    public TableSpec withInitializer(Initializer initializer) {
+        return new TableSpec(name, rows, valueLength, checkNotNull(initializer, "initializer"), updateRule);
+    }
+
+    /** A copy of this spec with {@code updateRule}. */
+    public TableSpec withUpdateRule(UpdateRule updateRule) {
+        return new TableSpec(name, rows, valueLength, initializer, checkNotNull(updateRule, "updateRule"));
+    }
+
+    /** The table's name, unique in a node. */
+    public String name() {
+        return name;
+    }
+
+    /** Rows in the table. */
+    public long rows() {
+        return rows;
+    }
+
+    /** Floats per row. */
+    public int valueLength() {
+        return valueLength;
+    }
+
+    /** How rows get their initial values. */
+    public Initializer initializer() {
+        return initializer;
+    }
+
+    /** How pushes change rows. */
+    public UpdateRule updateRule() {
+        return updateRule;
+    }
+
+    @Override
+    public String toString() {
+        return "TableSpec[name=" + name + ", rows=" + rows + ", valueLength=" + valueLength
+                + ", initializer=" + initializer + ", updateRule=" + updateRule + "]";
+    }
+}

@@ -1,0 +1,104 @@
+package io.adaps.node;
+
+import io.adaps.api.ParameterAccess;
+import io.adaps.api.Table;
+
+/**
+ * The {@link ParameterAccess} operations, written once for both ways of addressing parameters:
+ * by global key ({@code table == null}, a {@link NodeWorker}) and by row of one table (a
+ * {@link NodeTableView}). Everything runs on the owning worker.
+ */
+abstract class AbstractAccess implements ParameterAccess {
+    /** The table whose rows the ids are, or {@code null} when ids are global keys. */
+    final Table table;
+
+    AbstractAccess(Table table) {
+        this.table = table;
+    }
+
+    /** The worker that executes this handle's operations. */
+    abstract NodeWorker owner();
+
+    static int lengthOf(long[] ids) {
+        return ids == null ? 0 : ids.length;
+    }
+
+    @Override
+    public void pull(long[] ids, float[] dst) {
+        owner().execute(Operation.PULL, table, ids, 0, lengthOf(ids), dst, 0, true);
+    }
+
+    @Override
+    public void pull(long[] ids, int idOffset, int idCount, float[] dst, int dstOffset) {
+        owner().execute(Operation.PULL, table, ids, idOffset, idCount, dst, dstOffset, false);
+    }
+
+    @Override
+    public void pull(long id, float[] dst, int dstOffset) {
+        owner().executeOne(Operation.PULL, table, id, dst, dstOffset);
+    }
+
+    @Override
+    public void push(long[] ids, float[] updates) {
+        owner().execute(Operation.PUSH, table, ids, 0, lengthOf(ids), updates, 0, true);
+    }
+
+    @Override
+    public void push(long[] ids, int idOffset, int idCount, float[] updates, int updatesOffset) {
+        owner().execute(Operation.PUSH, table, ids, idOffset, idCount, updates, updatesOffset, false);
+    }
+
+    @Override
+    public void push(long id, float[] update, int updateOffset) {
+        owner().executeOne(Operation.PUSH, table, id, update, updateOffset);
+    }
+
+    @Override
+    public void set(long[] ids, float[] values) {
+        owner().execute(Operation.SET, table, ids, 0, lengthOf(ids), values, 0, true);
+    }
+
+    @Override
+    public void set(long[] ids, int idOffset, int idCount, float[] values, int valuesOffset) {
+        owner().execute(Operation.SET, table, ids, idOffset, idCount, values, valuesOffset, false);
+    }
+
+    @Override
+    public void set(long id, float[] value, int valueOffset) {
+        owner().executeOne(Operation.SET, table, id, value, valueOffset);
+    }
+
+    @Override
+    public long pullAsync(long[] ids, int idOffset, int idCount, float[] dst, int dstOffset) {
+        owner().execute(Operation.PULL, table, ids, idOffset, idCount, dst, dstOffset, false);
+        return owner().issueTicket();
+    }
+
+    @Override
+    public long pushAsync(long[] ids, int idOffset, int idCount, float[] updates, int updatesOffset) {
+        owner().execute(Operation.PUSH, table, ids, idOffset, idCount, updates, updatesOffset, false);
+        return owner().issueTicket();
+    }
+
+    @Override
+    public long setAsync(long[] ids, int idOffset, int idCount, float[] values, int valuesOffset) {
+        owner().execute(Operation.SET, table, ids, idOffset, idCount, values, valuesOffset, false);
+        return owner().issueTicket();
+    }
+
+    @Override
+    public void intent(long[] ids, long fromClock, long toClock) {
+        owner().signalIntent(table, ids, 0, lengthOf(ids), fromClock, toClock);
+    }
+
+    @Override
+    public void intent(long[] ids, int idOffset, int idCount, long fromClock, long toClock) {
+        owner().signalIntent(table, ids, idOffset, idCount, fromClock, toClock);
+    }
+
+    @Override
+    public void intent(long id, long fromClock, long toClock) {
+        owner().signalIntent(table, id, fromClock, toClock);
+    }
+
+}

@@ -1,0 +1,54 @@
+package io.adaps.node;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import io.adaps.api.Table;
+
+/**
+ * Maps global keys to tables. Tables occupy consecutive key ranges in declaration order, so the
+ * table of a key is the last one whose first key is not above it; models declare a handful of
+ * tables, so a backwards scan beats a binary search.
+ */
+final class KeySpace {
+    private final Table[] tables;
+    private final long[] firstKeys;
+    private final long endKey;
+
+    KeySpace(List<Table> tables) {
+        this.tables = tables.toArray(new Table[0]);
+        this.firstKeys = new long[this.tables.length];
+        for (int t = 0; t < this.tables.length; t++) {
+            firstKeys[t] = this.tables[t].firstKey();
+        }
+        this.endKey = this.tables[this.tables.length - 1].endKey();
+    }
+
+    /**
+     * The table holding {@code key}.
+     *
+     * @throws IllegalArgumentException if {@code key} is outside the key space
+     */
+    Table tableOf(long key) {
+        if (key < 0 || key >= endKey) {
+            throw new IllegalArgumentException("key=" + key + " (expected 0.." + (endKey - 1) + ", the keys of tables "
+                    + describe() + ")");
+        }
+        int t = firstKeys.length - 1;
+        while (key < firstKeys[t]) {
+            t--;
+        }
+        return tables[t];
+    }
+
+    /** One past the last key. */
+    long endKey() {
+        return endKey;
+    }
+
+    private String describe() {
+        return List.of(tables).stream()
+                .map(t -> t.name() + "=[" + t.firstKey() + ", " + t.endKey() + ")")
+                .collect(Collectors.joining(", "));
+    }
+}

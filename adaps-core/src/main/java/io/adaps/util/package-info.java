@@ -1,0 +1,2 @@
+/** Small helpers shared by all packages: argument checks and hashing. */
+package io.adaps.util;
