@@ -92,21 +92,14 @@ public interface AdaPS extends AutoCloseable {
         /**
          * Declares a table; its keys follow those of the tables declared before.
          *
-         * @throws IllegalArgumentException if a table of the same name is declared already, or the
-         *                                  key space would exceed {@link Long#MAX_VALUE} keys
+         * @throws IllegalArgumentException if a table of the same name is declared already
          */
         public Builder table(TableSpec spec) {
             checkNotNull(spec, "spec");
-            long keys = 0;
             for (TableSpec declared : specs) {
                 if (declared.name().equals(spec.name())) {
                     throw new IllegalArgumentException("table='" + spec.name() + "' (expected a name not declared yet)");
                 }
-                keys += declared.rows();
-            }
-            if (keys > Long.MAX_VALUE - spec.rows()) {
-                throw new IllegalArgumentException("rows=" + spec.rows() + " of table '" + spec.name()
-                        + "' (expected at most " + (Long.MAX_VALUE - keys) + " more keys)");
             }
             specs.add(spec);
             return this;

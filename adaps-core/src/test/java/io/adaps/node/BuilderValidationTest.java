@@ -1,0 +1,80 @@
+package io.adaps.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+import io.adaps.api.AdaPS;
+import io.adaps.api.Initializers;
+import io.adaps.api.TableSpec;
+import io.adaps.api.UpdateRules;
+
+/** Declarations are validated when made, with messages naming the value. */
+class BuilderValidationTest {
+
+    @Test
+    void tableSpecs() {
+        assertThatThrownBy(() -> TableSpec.of(null, 1, 1)).isInstanceOf(NullPointerException.class)
+                .hasMessage("name=null (expected a value)");
+        assertThatThrownBy(() -> TableSpec.of("a b", 1, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("name='a b' (expected 1 to 64 characters from [A-Za-z0-9_.-])");
+        assertThatThrownBy(() -> TableSpec.of("", 1, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("name='' (expected 1 to 64 characters from [A-Za-z0-9_.-])");
+        assertThatThrownBy(() -> TableSpec.of("t", 0, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("rows=0 (expected 1..2147483639) for table 't'");
+        assertThatThrownBy(() -> TableSpec.of("t", -5, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("rows=-5 (expected 1..2147483639) for table 't'");
+        assertThatThrownBy(() -> TableSpec.of("t", TableSpec.MAX_ROWS + 1, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("rows=2147483640 (expected 1..2147483639) for table 't'");
+        assertThatThrownBy(() -> TableSpec.of("t", 1, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("valueLength=0 (expected 1..65536) for table 't'");
+        assertThatThrownBy(() -> TableSpec.of("t", 1, 65537)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("valueLength=65537 (expected 1..65536) for table 't'");
+        TableSpec spec = TableSpec.of("t", 1, 1);
+        assertThatThrownBy(() -> spec.withInitializer(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("initializer=null (expected a value)");
+        assertThatThrownBy(() -> spec.withUpdateRule(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("updateRule=null (expected a value)");
+        assertThat(spec.updateRule()).isEqualTo(UpdateRules.add());
+        assertThat(spec.initializer()).isEqualTo(Initializers.zeros());
+    }
+
+    @Test
+    void ruleAndInitializerParameters() {
+        assertThatThrownBy(() -> UpdateRules.sgd(0f)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("learningRate=0.0 (expected a finite value > 0)");
+        assertThatThrownBy(() -> UpdateRules.sgd(Float.NaN)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("learningRate=NaN (expected a finite value > 0)");
+        assertThatThrownBy(() -> UpdateRules.adagrad(0.1f, Float.POSITIVE_INFINITY))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("epsilon=Infinity (expected a finite value > 0)");
+        assertThatThrownBy(() -> Initializers.uniform(1f, 0f, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("low=1.0, high=0.0 (expected low <= high)");
+        assertThatThrownBy(() -> Initializers.uniform(Float.NaN, 0f, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("low=NaN (expected a finite value)");
+        assertThatThrownBy(() -> Initializers.normal(0f, -1f, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("stddev=-1.0 (expected a finite value >= 0)");
+    }
+
+    @Test
+    void nodes() {
+        AdaPS.Builder builder = AdaPS.builder();
+        assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
+                .hasMessage("tables=0 (expected at least one table(...) before build())");
+        builder.table(TableSpec.of("t", 3, 2));
+        assertThatThrownBy(() -> builder.table(TableSpec.of("t", 5, 5))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("table='t' (expected a name not declared yet)");
+        assertThatThrownBy(() -> builder.table(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("spec=null (expected a value)");
+        // The refused declarations changed nothing: the node has exactly the one table.
+        try (AdaPS node = builder.table(TableSpec.of("u", 4, 1)).build()) {
+            assertThat(node.tables()).extracting(t -> t.name() + "@" + t.firstKey() + "+" + t.rows())
+                    .containsExactly("t@0+3", "u@3+4");
+            assertThat(node.keys()).isEqualTo(7);
+            assertThat(node.table("u").key(2)).isEqualTo(5);
+            assertThatThrownBy(() -> node.table("u").key(4)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("row=4 (expected 0..3 in table 'u')");
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package io.adaps.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.adaps.api.AdaPS;
+import io.adaps.api.Initializers;
+import io.adaps.api.TableSpec;
+import io.adaps.api.TableView;
+import io.adaps.api.Worker;
+
+/**
+ * Every refused call names the offending value and leaves every parameter, clock and counter as it
+ * was.
+ */
+class ValidationTest {
+    private AdaPS node;
+    private Worker worker;
+    private TableView items;
+
+    @BeforeEach
+    void start() {
+        node = AdaPS.builder()
+                .table(TableSpec.of("users", 10, 4).withInitializer(Initializers.uniform(-1f, 1f, 1)))
+                .table(TableSpec.of("items", 5, 2).withInitializer(Initializers.uniform(-1f, 1f, 2)))
+                .build();
+        worker = node.worker();
+        items = worker.table("items");
+    }
+
+    @AfterEach
+    void stop() {
+        node.close();
+    }
+
+    /** All values of the node, key by key, read through {@code worker}. */
+    private float[] snapshot() {
+        float[] all = new float[10 * 4 + 5 * 2];
+        long[] keys = new long[15];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = k;
+        }
+        worker.pull(keys, all);
+        return all;
+    }
+
+    private void assertRefused(ThrowingCallable call, Class<? extends Throwable> type, String message) {
+        float[] before = snapshot();
+        long clock = worker.clock();
+        var metrics = node.metrics();
+        assertThatThrownBy(call).isInstanceOf(type).hasMessage(message);
+        assertThat(snapshot()).containsExactly(before);
+        assertThat(worker.clock()).isEqualTo(clock);
+        assertThat(node.metrics().localPushes()).isEqualTo(metrics.localPushes());
+        assertThat(node.metrics().localSets()).isEqualTo(metrics.localSets());
+        assertThat(node.metrics().intentsSignaled()).isEqualTo(metrics.intentsSignaled());
+    }
+
+    @Test
+    void keysOutsideTheKeySpace() {
+        String tables = "(expected 0..14, the keys of tables users=[0, 10), items=[10, 15))";
+        assertRefused(() -> worker.pull(15, new float[4], 0), IllegalArgumentException.class, "key=15 " + tables);
+        assertRefused(() -> worker.push(-1, new float[4], 0), IllegalArgumentException.class, "key=-1 " + tables);
+        // The last key is bad: the first two must not have been updated.
+        assertRefused(() -> worker.push(new long[] {0, 1, 99}, new float[12]), IllegalArgumentException.class,
+                "key=99 " + tables);
+        assertRefused(() -> worker.set(new long[] {0, 99}, 0, 2, new float[8], 0), IllegalArgumentException.class,
+                "key=99 " + tables);
+        assertRefused(() -> worker.intent(new long[] {3, 15}, 0, 1), IllegalArgumentException.class, "key=15 " + tables);
+    }
+
+    @Test
+    void rowsOutsideTheTable() {
+        String expected = " (expected 0..4 in table 'items')";
+        assertRefused(() -> items.pull(5, new float[2], 0), IllegalArgumentException.class, "row=5" + expected);
+        assertRefused(() -> items.push(new long[] {1, -3}, new float[4]), IllegalArgumentException.class, "row=-3" + expected);
+        assertRefused(() -> items.setAsync(new long[] {0, 7}, 0, 2, new float[4], 0), IllegalArgumentException.class,
+                "row=7" + expected);
+        assertRefused(() -> items.intent(9, 0, 1), IllegalArgumentException.class, "row=9" + expected);
+    }
+
+    @Test
+    void buffersOfTheWrongLength() {
+        // users rows take 4 floats, items rows 2: keys 0 and 10 need 6.
+        assertRefused(() -> worker.pull(new long[] {0, 10}, new float[5]), IllegalArgumentException.class,
+                "dst.length=5 (expected 6, the floats of the values of ids)");
+        assertRefused(() -> worker.push(new long[] {0, 10}, new float[7]), IllegalArgumentException.class,
+                "updates.length=7 (expected 6, the floats of the values of ids)");
+        assertRefused(() -> worker.set(new long[] {0, 10}, 0, 2, new float[8], 3), IllegalArgumentException.class,
+                "valuesOffset=3, values.length=8 (expected room for 6 floats from the offset)");
+        assertRefused(() -> items.pushAsync(new long[] {1}, 0, 1, new float[2], -1), IllegalArgumentException.class,
+                "updatesOffset=-1, updates.length=2 (expected room for 2 floats from the offset)");
+        assertRefused(() -> worker.push(3, new float[4], 1), IllegalArgumentException.class,
+                "updatesOffset=1, updates.length=4 (expected room for 4 floats from the offset)");
+    }
+
+    @Test
+    void idRangesOutsideTheArray() {
+        assertRefused(() -> worker.pull(new long[] {0, 1}, 1, 2, new float[8], 0), IllegalArgumentException.class,
+                "idOffset=1, idCount=2 (expected a range within ids.length=2)");
+        assertRefused(() -> worker.pushAsync(new long[] {0}, -1, 1, new float[4], 0), IllegalArgumentException.class,
+                "idOffset=-1, idCount=1 (expected a range within ids.length=1)");
+        assertRefused(() -> items.intent(new long[] {0}, 0, -1, 0, 1), IllegalArgumentException.class,
+                "idOffset=0, idCount=-1 (expected a range within ids.length=1)");
+    }
+
+    @Test
+    void nullArrays() {
+        assertRefused(() -> worker.pull(null, new float[4]), NullPointerException.class, "ids=null (expected a value)");
+        assertRefused(() -> worker.push(new long[] {0}, null), NullPointerException.class, "updates=null (expected a value)");
+        assertRefused(() -> items.set(0, null, 0), NullPointerException.class, "values=null (expected a value)");
+        assertRefused(() -> worker.table((io.adaps.api.Table) null), NullPointerException.class,
+                "table=null (expected a value)");
+    }
+
+    @Test
+    void clockIntervalsOfIntents() {
+        worker.advanceClock();
+        worker.advanceClock();
+        assertRefused(() -> worker.intent(0, 1, 5), IllegalArgumentException.class,
+                "fromClock=1 (expected >= 2, the clock of worker 0)");
+        assertRefused(() -> items.intent(new long[] {0}, 4, 4), IllegalArgumentException.class,
+                "toClock=4 (expected > fromClock=4)");
+        worker.intent(new long[] {0, 11}, 2, 3);
+        assertThat(node.metrics().intentsSignaled()).isEqualTo(2);
+    }
+
+    @Test
+    void ticketsNotIssuedByTheWorker() {
+        long ticket = worker.pullAsync(new long[] {0}, 0, 1, new float[4], 0);
+        assertThat(ticket).isEqualTo(1);
+        worker.waitFor(ticket);
+        assertRefused(() -> worker.waitFor(2), IllegalArgumentException.class,
+                "ticket=2 (expected 1..1, a ticket issued by worker 0)");
+        assertRefused(() -> worker.waitFor(0), IllegalArgumentException.class,
+                "ticket=0 (expected 1..1, a ticket issued by worker 0)");
+    }
+
+    @Test
+    void unknownTables() {
+        assertRefused(() -> node.table("movies"), IllegalArgumentException.class,
+                "table='movies' (expected one of [users, items])");
+        assertRefused(() -> worker.table("movies"), IllegalArgumentException.class,
+                "table='movies' (expected one of [users, items])");
+        try (AdaPS other = AdaPS.builder().table(TableSpec.of("users", 10, 4)).build()) {
+            assertThatThrownBy(() -> worker.table(other.table("users")))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("table=Table[users, id=0, keys=[0, 10), valueLength=4] (expected one of this node's tables");
+        }
+    }
+
+    @Test
+    void aWorkerSharedBetweenThreads() throws Exception {
+        worker.push(0, new float[] {1, 1, 1, 1}, 0);
+        float[] before = snapshot();
+        CompletableFuture<Void> other = CompletableFuture.runAsync(() -> worker.push(0, new float[4], 0));
+        assertThatThrownBy(() -> other.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageMatching("thread='.+' \\(expected thread '.+', which owns worker 0; "
+                        + "create one worker per thread with AdaPS.worker\\(\\)\\)");
+        assertThat(snapshot()).containsExactly(before);
+        // The owning thread keeps working.
+        worker.push(0, new float[] {1, 1, 1, 1}, 0);
+    }
+
+    @Test
+    void useAfterClose() {
+        TableView users = worker.table("users");
+        node.close();
+        node.close();
+        String closed = "node 0 is closed (expected an open node)";
+        assertThatThrownBy(() -> worker.pull(0, new float[4], 0)).isInstanceOf(IllegalStateException.class).hasMessage(closed);
+        assertThatThrownBy(() -> users.push(new long[] {0}, new float[4])).isInstanceOf(IllegalStateException.class)
+                .hasMessage(closed);
+        assertThatThrownBy(() -> worker.advanceClock()).isInstanceOf(IllegalStateException.class).hasMessage(closed);
+        assertThatThrownBy(() -> worker.waitAll()).isInstanceOf(IllegalStateException.class).hasMessage(closed);
+        assertThatThrownBy(node::worker).isInstanceOf(IllegalStateException.class).hasMessage(closed);
+        assertThatThrownBy(node::barrier).isInstanceOf(IllegalStateException.class).hasMessage(closed);
+        assertThat(node.isClosed()).isTrue();
+    }
+}
