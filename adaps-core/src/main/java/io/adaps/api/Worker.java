@@ -5,10 +5,11 @@ package io.adaps.api;
  * plus the thread's logical clock and the tickets of its asynchronous operations.
  *
  * <h2>Threading contract</h2>
- * A worker belongs to one thread: the first thread that calls an operation on it. Calls from any
+ * A worker belongs to one thread: the first thread that calls an operation on it (any method but
+ * {@link #id()} and {@link #table}, which are lookups any thread may call). Operations from any
  * other thread fail with {@link IllegalStateException} and change nothing. Create one worker per
- * training thread with {@link AdaPS#worker()} (creating it on another thread is fine). A worker's
- * {@link TableView}s belong to the same thread.
+ * training thread with {@link AdaPS#worker()}; creating it and its {@link TableView}s on another
+ * thread is fine. A worker's table views belong to the same thread.
  */
 public interface Worker extends ParameterAccess {
     /** This worker's id within its node, from 0 in creation order. */

@@ -1,0 +1,140 @@
+package io.adaps.bench.store;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import io.adaps.api.AdaPS;
+import io.adaps.api.Initializers;
+import io.adaps.api.TableSpec;
+import io.adaps.api.Worker;
+
+/**
+ * Local pull and push through a {@link Worker}, against the same copies on a plain
+ * {@code float[][]} with no library, locks or checks: the physical limit of this machine.
+ *
+ * <p>Each operation is one batch of {@code batch} random keys (uniform over the table); report
+ * values per second as operations per second times {@code batch}. Run with {@code -t 1} and
+ * {@code -t 2}: every JMH thread has its own worker, as the API requires. The plain push is not
+ * thread-safe (concurrent updates of one row may be lost); that is what makes it a limit.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+public class LocalAccessBenchmark {
+    /** Rows in the table, for every value length. */
+    static final int ROWS = 1 << 16;
+    /** Keys drawn ahead of time per thread; batches walk through them. */
+    static final int KEY_SEQUENCE = 1 << 20;
+
+    /** The parameters, once through AdaPS and once as plain arrays. */
+    @State(Scope.Benchmark)
+    public static class Parameters {
+        @Param({"8", "64", "512"})
+        int valueLength;
+
+        AdaPS node;
+        float[][] plain;
+
+        @Setup(Level.Trial)
+        public void start() {
+            node = AdaPS.builder()
+                    .table(TableSpec.of("t", ROWS, valueLength).withInitializer(Initializers.uniform(-1f, 1f, 1)))
+                    .build();
+            plain = new float[ROWS][valueLength];
+            for (int row = 0; row < ROWS; row++) {
+                node.tables().get(0).spec().initializer().initialize(row, plain[row], 0, valueLength);
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void stop() {
+            node.close();
+        }
+    }
+
+    /** One benchmark thread: its worker, its buffer and its key sequence. */
+    @State(Scope.Thread)
+    public static class Caller {
+        @Param({"1", "64", "1024"})
+        int batch;
+
+        Worker worker;
+        long[] keys;
+        float[] buffer;
+        int cursor;
+
+        @Setup(Level.Trial)
+        public void start(Parameters parameters) {
+            worker = parameters.node.worker();
+            buffer = new float[batch * parameters.valueLength];
+            java.util.Arrays.fill(buffer, 1e-3f);
+            SplittableRandom random = new SplittableRandom(Thread.currentThread().getId());
+            keys = new long[KEY_SEQUENCE];
+            for (int i = 0; i < keys.length; i++) {
+                keys[i] = random.nextInt(ROWS);
+            }
+        }
+
+        /** The offset of the next batch in {@link #keys}. */
+        int nextBatch() {
+            int offset = cursor;
+            cursor = offset + 2 * batch > KEY_SEQUENCE ? 0 : offset + batch;
+            return offset;
+        }
+    }
+
+    @Benchmark
+    public float[] pull(Caller caller) {
+        caller.worker.pull(caller.keys, caller.nextBatch(), caller.batch, caller.buffer, 0);
+        return caller.buffer;
+    }
+
+    @Benchmark
+    public float[] push(Caller caller) {
+        caller.worker.push(caller.keys, caller.nextBatch(), caller.batch, caller.buffer, 0);
+        return caller.buffer;
+    }
+
+    @Benchmark
+    public float[] plainPull(Parameters parameters, Caller caller) {
+        float[][] plain = parameters.plain;
+        int length = parameters.valueLength;
+        int offset = caller.nextBatch();
+        for (int i = 0; i < caller.batch; i++) {
+            System.arraycopy(plain[(int) caller.keys[offset + i]], 0, caller.buffer, i * length, length);
+        }
+        return caller.buffer;
+    }
+
+    @Benchmark
+    public float[][] plainPush(Parameters parameters, Caller caller) {
+        float[][] plain = parameters.plain;
+        int length = parameters.valueLength;
+        float[] buffer = caller.buffer;
+        int offset = caller.nextBatch();
+        for (int i = 0; i < caller.batch; i++) {
+            float[] row = plain[(int) caller.keys[offset + i]];
+            int base = i * length;
+            for (int j = 0; j < length; j++) {
+                row[j] += buffer[base + j];
+            }
+        }
+        return plain;
+    }
+}
