@@ -1,0 +1,25 @@
+package io.adaps.transport;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The "network" of {@link InJvmTransport}s: nodes of one JVM find each other here by address.
+ * Create one per test cluster.
+ */
+public final class InJvmNetwork {
+    private final ConcurrentHashMap<PeerAddress, InJvmTransport> endpoints = new ConcurrentHashMap<>();
+
+    void register(PeerAddress address, InJvmTransport transport) {
+        if (endpoints.putIfAbsent(address, transport) != null) {
+            throw new IllegalStateException("address=" + address + " (expected an address no started node uses)");
+        }
+    }
+
+    void unregister(PeerAddress address, InJvmTransport transport) {
+        endpoints.remove(address, transport);
+    }
+
+    InJvmTransport endpoint(PeerAddress address) {
+        return endpoints.get(address);
+    }
+}
