@@ -1,11 +1,20 @@
 package io.adaps.api;
 
+import static io.adaps.util.Checks.checkNonNegative;
 import static io.adaps.util.Checks.checkNotNull;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
 
-import io.adaps.node.LocalNode;
+import io.adaps.node.Node;
+import io.adaps.node.NodeConfig;
+import io.adaps.transport.PeerAddress;
+import io.adaps.transport.Transport;
+import io.adaps.transport.TransportConfig;
+import io.adaps.transport.TransportProvider;
 
 /**
  * A running AdaPS node: this process's share of the model's parameters and the handles its
@@ -24,8 +33,10 @@ import io.adaps.node.LocalNode;
  * }
  * }</pre>
  *
- * <p>A single node is a cluster of one and holds every parameter. Methods on a node are
- * thread-safe; operations after {@link #close()} throw {@link IllegalStateException}.
+ * <p>A node without peers is a cluster of one and holds every parameter. In a cluster, each row
+ * has a home node (see {@link Partitioning}) that holds it; workers reach rows held elsewhere over
+ * the network, and update rules run at the holder. Methods on a node are thread-safe; operations
+ * after {@link #close()} throw {@link IllegalStateException}.
  */
 public interface AdaPS extends AutoCloseable {
 
@@ -61,8 +72,12 @@ public interface AdaPS extends AutoCloseable {
     Worker worker();
 
     /**
-     * Waits until every node of the cluster has called {@code barrier()}. On a cluster of one it
-     * returns at once (after checking that the node is open).
+     * Waits until every node of the cluster has called {@code barrier()} (as often as this node).
+     * One thread per node calls it. It does not wait for workers' asynchronous operations: call
+     * {@link Worker#waitAll()} on each first. On a cluster of one it returns at once.
+     *
+     * @throws PeerFailedException if a node failed or left
+     * @throws ClusterException    if the other nodes did not arrive within the barrier timeout
      */
     void barrier();
 
@@ -73,8 +88,8 @@ public interface AdaPS extends AutoCloseable {
     boolean isClosed();
 
     /**
-     * Stops the node: every later operation on it or its workers throws
-     * {@link IllegalStateException}. Idempotent.
+     * Stops the node: tells its peers it is leaving, closes its connections and threads; every
+     * later operation on it or its workers throws {@link IllegalStateException}. Idempotent.
      */
     @Override
     void close();
@@ -82,9 +97,31 @@ public interface AdaPS extends AutoCloseable {
     /**
      * Configures and starts a node. Each setter validates its argument at once and leaves the
      * builder unchanged when it throws.
+     *
+     * <p>Without {@link #peers} the node is a cluster of one. With peers, every node of the cluster
+     * is started with the same peer list, tables, cluster id and partitioning, each with its own
+     * {@link #nodeId}; {@link #build()} returns once all nodes are connected. Launchers can pass
+     * the same through environment variables, read by {@link #fromEnvironment()}:
+     * <table>
+     *   <caption>Environment variables</caption>
+     *   <tr><td>{@code ADAPS_NODE_ID}</td><td>this node's id, 0 .. nodes - 1</td></tr>
+     *   <tr><td>{@code ADAPS_PEERS}</td><td>{@code host:port,host:port,...}, every node's address in id order</td></tr>
+     *   <tr><td>{@code ADAPS_CLUSTER_ID}</td><td>optional; nodes of different clusters refuse each other</td></tr>
+     * </table>
      */
     final class Builder {
         private final List<TableSpec> specs = new ArrayList<>();
+        private int nodeId;
+        private List<PeerAddress> peers = List.of();
+        private String clusterId = "adaps";
+        private Partitioning partitioning = Partitioning.RANGE;
+        private Transport transport;
+        private Duration connectTimeout = Duration.ofSeconds(30);
+        private Duration heartbeatInterval = Duration.ofMillis(500);
+        private Duration failureTimeout = Duration.ofSeconds(3);
+        private Duration operationTimeout = Duration.ofSeconds(30);
+        private Duration barrierTimeout = Duration.ofMinutes(10);
+        private int maxMessageBytes = 4 << 20;
 
         Builder() {
         }
@@ -105,14 +142,160 @@ public interface AdaPS extends AutoCloseable {
             return this;
         }
 
+        /** This node's id in the cluster: an index into {@link #peers}. Default 0. */
+        public Builder nodeId(int nodeId) {
+            checkNonNegative(nodeId, "nodeId");
+            this.nodeId = nodeId;
+            return this;
+        }
+
         /**
-         * Starts the node: allocates and initializes its parameters.
+         * Every node's listening address ({@code host:port}), in node id order, this node's
+         * included. An empty list means a cluster of one.
+         */
+        public Builder peers(List<String> addresses) {
+            checkNotNull(addresses, "peers");
+            List<PeerAddress> parsed = new ArrayList<>(addresses.size());
+            for (String address : addresses) {
+                PeerAddress peer = PeerAddress.parse(address);
+                if (parsed.contains(peer)) {
+                    throw new IllegalArgumentException("peers=" + addresses + " (expected distinct addresses; "
+                            + peer + " is listed twice)");
+                }
+                parsed.add(peer);
+            }
+            this.peers = List.copyOf(parsed);
+            return this;
+        }
+
+        /** Nodes of different clusters refuse each other's handshake. Default {@code adaps}. */
+        public Builder clusterId(String clusterId) {
+            checkNotNull(clusterId, "clusterId");
+            if (clusterId.isBlank()) {
+                throw new IllegalArgumentException("clusterId='" + clusterId + "' (expected a non-blank id)");
+            }
+            this.clusterId = clusterId;
+            return this;
+        }
+
+        /** How rows are assigned to home nodes. Default {@link Partitioning#RANGE}. */
+        public Builder partitioning(Partitioning partitioning) {
+            this.partitioning = checkNotNull(partitioning, "partitioning");
+            return this;
+        }
+
+        /**
+         * The transport to other nodes. Default: the first {@link TransportProvider} found on the
+         * class path (the Netty transport of {@code adaps-transport}).
+         */
+        public Builder transport(Transport transport) {
+            this.transport = checkNotNull(transport, "transport");
+            return this;
+        }
+
+        /** How long {@link #build()} waits for all peers to connect. Default 30 s. */
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = checkPositiveDuration(timeout, "connectTimeout");
+            return this;
+        }
+
+        /** How often idle connections send a heartbeat. Default 500 ms. */
+        public Builder heartbeatInterval(Duration interval) {
+            this.heartbeatInterval = checkPositiveDuration(interval, "heartbeatInterval");
+            return this;
+        }
+
+        /**
+         * A peer silent for this long has failed: operations that need it throw
+         * {@link PeerFailedException}. Default 3 s; at least twice the heartbeat interval.
+         */
+        public Builder failureTimeout(Duration timeout) {
+            this.failureTimeout = checkPositiveDuration(timeout, "failureTimeout");
+            return this;
+        }
+
+        /**
+         * The longest a worker waits for the answers of one operation from live peers before it
+         * throws {@link ClusterException}. Default 30 s.
+         */
+        public Builder operationTimeout(Duration timeout) {
+            this.operationTimeout = checkPositiveDuration(timeout, "operationTimeout");
+            return this;
+        }
+
+        /** The longest {@link AdaPS#barrier()} waits for the other nodes. Default 10 min. */
+        public Builder barrierTimeout(Duration timeout) {
+            this.barrierTimeout = checkPositiveDuration(timeout, "barrierTimeout");
+            return this;
+        }
+
+        /** The largest message between nodes; larger operations are split. Default 4 MiB. */
+        public Builder maxMessageBytes(int bytes) {
+            if (bytes < 64 * 1024 || bytes > 256 << 20) {
+                throw new IllegalArgumentException("maxMessageBytes=" + bytes + " (expected 65536..268435456)");
+            }
+            this.maxMessageBytes = bytes;
+            return this;
+        }
+
+        /** Reads {@code ADAPS_NODE_ID}, {@code ADAPS_PEERS} and {@code ADAPS_CLUSTER_ID} from the process environment. */
+        public Builder fromEnvironment() {
+            return fromEnvironment(System.getenv());
+        }
+
+        /**
+         * Reads {@code ADAPS_NODE_ID}, {@code ADAPS_PEERS} and {@code ADAPS_CLUSTER_ID} from
+         * {@code environment}; absent variables leave their settings unchanged.
+         */
+        public Builder fromEnvironment(Map<String, String> environment) {
+            checkNotNull(environment, "environment");
+            String id = environment.get("ADAPS_NODE_ID");
+            String peerList = environment.get("ADAPS_PEERS");
+            String cluster = environment.get("ADAPS_CLUSTER_ID");
+            int parsedId = nodeId;
+            if (id != null) {
+                try {
+                    parsedId = Integer.parseInt(id.trim());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("ADAPS_NODE_ID='" + id + "' (expected a node id 0, 1, ...)");
+                }
+            }
+            List<String> addresses = peerList == null ? null
+                    : List.of(peerList.trim().split("\\s*,\\s*"));
+            // Validate everything before changing anything.
+            Builder probe = new Builder().nodeId(parsedId);
+            if (addresses != null) {
+                probe.peers(addresses);
+            }
+            if (cluster != null) {
+                probe.clusterId(cluster);
+            }
+            nodeId = probe.nodeId;
+            if (addresses != null) {
+                peers = probe.peers;
+            }
+            if (cluster != null) {
+                clusterId = probe.clusterId;
+            }
+            return this;
+        }
+
+        /**
+         * Starts the node: allocates and initializes the parameters it is home of and, in a
+         * cluster, connects to every peer.
          *
-         * @throws IllegalStateException if no table is declared
+         * @throws IllegalStateException if no table is declared, the node id is not an index into
+         *                               the peers, or a cluster has no transport
+         * @throws ClusterException      if peers did not connect in time or refused the handshake
          */
         public AdaPS build() {
             if (specs.isEmpty()) {
                 throw new IllegalStateException("tables=0 (expected at least one table(...) before build())");
+            }
+            int nodes = Math.max(1, peers.size());
+            if (nodeId >= nodes) {
+                throw new IllegalStateException("nodeId=" + nodeId + " (expected 0.." + (nodes - 1) + ", an index into peers="
+                        + peers + ")");
             }
             List<Table> tables = new ArrayList<>(specs.size());
             long firstKey = 0;
@@ -120,7 +303,32 @@ public interface AdaPS extends AutoCloseable {
                 tables.add(new Table(spec, tables.size(), firstKey));
                 firstKey += spec.rows();
             }
-            return new LocalNode(tables);
+            if (nodes == 1) {
+                return new Node(new NodeConfig(0, 1, tables, partitioning, operationTimeout, barrierTimeout, maxMessageBytes),
+                        null, null);
+            }
+            Transport chosen = transport != null ? transport : ServiceLoader.load(TransportProvider.class).findFirst()
+                    .map(TransportProvider::create)
+                    .orElseThrow(() -> new IllegalStateException("peers=" + peers + " (expected a transport for a cluster: "
+                            + "add io.adaps:adaps-transport to the class path, or set transport(...))"));
+            TransportConfig transportConfig;
+            try {
+                transportConfig = new TransportConfig(nodeId, peers, clusterId, NodeConfig.schema(tables, partitioning),
+                        connectTimeout, heartbeatInterval, failureTimeout, operationTimeout, maxMessageBytes,
+                        4L * maxMessageBytes);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+            return new Node(new NodeConfig(nodeId, nodes, tables, partitioning, operationTimeout, barrierTimeout,
+                    maxMessageBytes), chosen, transportConfig);
+        }
+
+        private static Duration checkPositiveDuration(Duration duration, String name) {
+            checkNotNull(duration, name);
+            if (duration.isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException(name + "=" + duration + " (expected > 0)");
+            }
+            return duration;
         }
     }
 }

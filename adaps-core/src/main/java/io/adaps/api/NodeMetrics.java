@@ -1,14 +1,53 @@
 package io.adaps.api;
 
+import java.util.List;
+
 /**
- * Counters of one node, summed over its workers, read while they run (each counter is exact once
- * the workers are quiet).
+ * Counters of one node, read while it runs (each is exact once the workers are quiet). Pulls,
+ * pushes and sets count parameter values (keys), not calls.
  *
- * @param workers         workers created
- * @param localPulls      values served by pulls from this node's memory
- * @param localPushes     updates applied by pushes to this node's memory
- * @param localSets       values replaced by sets in this node's memory
- * @param intentsSignaled ids named by intent calls
+ * @param nodeId           the node
+ * @param workers          workers created
+ * @param localPulls       values pulled from this node's memory
+ * @param localPushes      updates pushed to this node's memory
+ * @param localSets        values set in this node's memory
+ * @param remotePulls      values pulled from other nodes
+ * @param remotePushes     updates pushed to other nodes
+ * @param remoteSets       values set at other nodes
+ * @param intentsSignaled  ids named by intent calls
+ * @param messagesSent     messages sent to other nodes (requests and answers)
+ * @param bytesSent        bytes of those messages
+ * @param messagesReceived messages received from other nodes
+ * @param bytesReceived    bytes of those messages
+ * @param peers            round-trip times of this node's requests, one entry per other node
  */
-public record NodeMetrics(int workers, long localPulls, long localPushes, long localSets, long intentsSignaled) {
+public record NodeMetrics(int nodeId, int workers, long localPulls, long localPushes, long localSets,
+                          long remotePulls, long remotePushes, long remoteSets, long intentsSignaled,
+                          long messagesSent, long bytesSent, long messagesReceived, long bytesReceived,
+                          List<PeerMetrics> peers) {
+    /** Makes {@code peers} unmodifiable. */
+    public NodeMetrics {
+        peers = List.copyOf(peers);
+    }
+
+    /** Values pulled, pushed and set in this node's memory, over all values accessed by its workers. */
+    public double localFraction() {
+        long local = localPulls + localPushes + localSets;
+        long all = local + remotePulls + remotePushes + remoteSets;
+        return all == 0 ? 1.0 : (double) local / all;
+    }
+
+    /** A multi-line summary for logs and example programs. */
+    public String describe() {
+        StringBuilder text = new StringBuilder(String.format(
+                "node %d: %d workers; local pull/push/set %d/%d/%d, remote %d/%d/%d (%.1f%% local); "
+                        + "sent %d messages (%.1f MiB), received %d (%.1f MiB)",
+                nodeId, workers, localPulls, localPushes, localSets, remotePulls, remotePushes, remoteSets,
+                100 * localFraction(), messagesSent, bytesSent / 1048576.0, messagesReceived, bytesReceived / 1048576.0));
+        for (PeerMetrics peer : peers) {
+            text.append(String.format("%n  round trips to node %d: %d, p50 %.0f us, p99 %.0f us, max %.0f us",
+                    peer.peer(), peer.roundTrips(), peer.p50Micros(), peer.p99Micros(), peer.maxMicros()));
+        }
+        return text.toString();
+    }
 }

@@ -25,12 +25,12 @@ abstract class AbstractAccess implements ParameterAccess {
 
     @Override
     public void pull(long[] ids, float[] dst) {
-        owner().execute(Operation.PULL, table, ids, 0, lengthOf(ids), dst, 0, true);
+        owner().execute(Operation.PULL, table, ids, 0, lengthOf(ids), dst, 0, true, false);
     }
 
     @Override
     public void pull(long[] ids, int idOffset, int idCount, float[] dst, int dstOffset) {
-        owner().execute(Operation.PULL, table, ids, idOffset, idCount, dst, dstOffset, false);
+        owner().execute(Operation.PULL, table, ids, idOffset, idCount, dst, dstOffset, false, false);
     }
 
     @Override
@@ -40,12 +40,12 @@ abstract class AbstractAccess implements ParameterAccess {
 
     @Override
     public void push(long[] ids, float[] updates) {
-        owner().execute(Operation.PUSH, table, ids, 0, lengthOf(ids), updates, 0, true);
+        owner().execute(Operation.PUSH, table, ids, 0, lengthOf(ids), updates, 0, true, false);
     }
 
     @Override
     public void push(long[] ids, int idOffset, int idCount, float[] updates, int updatesOffset) {
-        owner().execute(Operation.PUSH, table, ids, idOffset, idCount, updates, updatesOffset, false);
+        owner().execute(Operation.PUSH, table, ids, idOffset, idCount, updates, updatesOffset, false, false);
     }
 
     @Override
@@ -55,12 +55,12 @@ abstract class AbstractAccess implements ParameterAccess {
 
     @Override
     public void set(long[] ids, float[] values) {
-        owner().execute(Operation.SET, table, ids, 0, lengthOf(ids), values, 0, true);
+        owner().execute(Operation.SET, table, ids, 0, lengthOf(ids), values, 0, true, false);
     }
 
     @Override
     public void set(long[] ids, int idOffset, int idCount, float[] values, int valuesOffset) {
-        owner().execute(Operation.SET, table, ids, idOffset, idCount, values, valuesOffset, false);
+        owner().execute(Operation.SET, table, ids, idOffset, idCount, values, valuesOffset, false, false);
     }
 
     @Override
@@ -70,20 +70,17 @@ abstract class AbstractAccess implements ParameterAccess {
 
     @Override
     public long pullAsync(long[] ids, int idOffset, int idCount, float[] dst, int dstOffset) {
-        owner().execute(Operation.PULL, table, ids, idOffset, idCount, dst, dstOffset, false);
-        return owner().issueTicket();
+        return owner().execute(Operation.PULL, table, ids, idOffset, idCount, dst, dstOffset, false, true);
     }
 
     @Override
     public long pushAsync(long[] ids, int idOffset, int idCount, float[] updates, int updatesOffset) {
-        owner().execute(Operation.PUSH, table, ids, idOffset, idCount, updates, updatesOffset, false);
-        return owner().issueTicket();
+        return owner().execute(Operation.PUSH, table, ids, idOffset, idCount, updates, updatesOffset, false, true);
     }
 
     @Override
     public long setAsync(long[] ids, int idOffset, int idCount, float[] values, int valuesOffset) {
-        owner().execute(Operation.SET, table, ids, idOffset, idCount, values, valuesOffset, false);
-        return owner().issueTicket();
+        return owner().execute(Operation.SET, table, ids, idOffset, idCount, values, valuesOffset, false, true);
     }
 
     @Override

@@ -12,9 +12,10 @@ import io.adaps.api.Worker;
 import io.adaps.store.TableStore;
 
 /**
- * A training thread's handle: validates each call completely, then runs it straight against the
- * node's {@link TableStore}s on the calling thread (no queue hop, no copy beyond the caller's
- * buffer, no allocation).
+ * A training thread's handle: validates each call completely, then runs it. Rows this node holds
+ * are accessed straight in its {@link TableStore}s on the calling thread (no queue hop, no copy
+ * beyond the caller's buffer, no allocation); rows held elsewhere are sent to their holder through
+ * {@link RemoteOperations}, first, so that the network works while the local part runs.
  *
  * <p>Counters and the clock are plain fields written only by the owning thread; other threads
  * (metrics) read them racily, which is exact once the worker is quiet.
@@ -30,21 +31,22 @@ final class NodeWorker extends AbstractAccess implements Worker {
         }
     }
 
-    private final LocalNode node;
+    private final Node node;
     private final KeySpace keys;
     private final TableStore[] stores;
     private final NodeTableView[] views;
     private final int id;
     @SuppressWarnings("unused") // accessed through OWNER
     private volatile Thread owner;
+    private RemoteOperations remote;
     private long clock;
     private long ticketsIssued;
-    long pulls;
-    long pushes;
-    long sets;
-    long intents;
+    private long pulls;
+    private long pushes;
+    private long sets;
+    private long intents;
 
-    NodeWorker(LocalNode node, KeySpace keys, TableStore[] stores, int id) {
+    NodeWorker(Node node, KeySpace keys, TableStore[] stores, int id) {
         super(null);
         this.node = node;
         this.keys = keys;
@@ -87,12 +89,18 @@ final class NodeWorker extends AbstractAccess implements Worker {
             throw new IllegalArgumentException("ticket=" + ticket + " (expected 1.." + ticketsIssued
                     + ", a ticket issued by worker " + id + ")");
         }
-        // Every operation so far was local and completed before its call returned.
+        // Local parts completed before their call returned; only remote parts can be open.
+        if (remote != null) {
+            remote.awaitTicket(ticket);
+        }
     }
 
     @Override
     public void waitAll() {
         checkUsable();
+        if (remote != null) {
+            remote.awaitAll();
+        }
     }
 
     @Override
@@ -107,20 +115,37 @@ final class NodeWorker extends AbstractAccess implements Worker {
         return ++clock;
     }
 
-    long issueTicket() {
-        return ++ticketsIssued;
-    }
-
-    /** Validates a multi-id operation completely, then runs it. */
-    void execute(Operation op, Table table, long[] ids, int idOffset, int idCount, float[] buffer, int bufferOffset,
-                 boolean exactLength) {
+    /**
+     * Validates a multi-id operation completely, then runs it: remote parts are sent first, then
+     * local rows are accessed; a synchronous call then waits for the remote answers.
+     *
+     * @return the ticket of an asynchronous call, 0 for a synchronous one
+     */
+    long execute(Operation op, Table table, long[] ids, int idOffset, int idCount, float[] buffer, int bufferOffset,
+                 boolean exactLength, boolean async) {
         checkUsable();
         checkNotNull(ids, "ids");
         checkNotNull(buffer, op.buffer);
         checkRange(idOffset, idCount, ids.length, "idOffset", "idCount", "ids");
         long floats = checkIdsAndCountFloats(table, ids, idOffset, idCount);
         checkBuffer(op, buffer, bufferOffset, floats, exactLength);
+        long ticket = async ? ++ticketsIssued : 0;
+        if (node.clusterSize() == 1) {
+            runLocal(op, table, ids, idOffset, idCount, buffer, bufferOffset);
+            count(op, idCount);
+            return ticket;
+        }
+        RemoteCall call = sendRemoteParts(op, table, ids, idOffset, idCount, buffer, bufferOffset, ticket);
+        count(op, runHeldRows(op, table, ids, idOffset, idCount, buffer, bufferOffset));
+        if (call != null && !async) {
+            remote.await(call);
+        }
+        return ticket;
+    }
 
+    /** Runs every row locally: a cluster of one holds all. */
+    private void runLocal(Operation op, Table table, long[] ids, int idOffset, int idCount, float[] buffer,
+                          int bufferOffset) {
         int position = bufferOffset;
         int end = idOffset + idCount;
         if (table != null) {
@@ -137,7 +162,44 @@ final class NodeWorker extends AbstractAccess implements Worker {
                 position += keyTable.valueLength();
             }
         }
-        count(op, idCount);
+    }
+
+    /** Collects and sends the rows held elsewhere; returns their call, or {@code null} if there are none. */
+    private RemoteCall sendRemoteParts(Operation op, Table table, long[] ids, int idOffset, int idCount, float[] buffer,
+                                       int bufferOffset, long ticket) {
+        RemoteOperations remote = remote();
+        remote.begin(op);
+        int position = bufferOffset;
+        for (int i = idOffset; i < idOffset + idCount; i++) {
+            Table idTable = table != null ? table : keys.tableOf(ids[i]);
+            long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
+            if (!stores[idTable.id()].holds(row)) {
+                remote.add(node.home(idTable, row), idTable, row, buffer, position);
+            }
+            position += idTable.valueLength();
+        }
+        if (!remote.hasRows()) {
+            return null;
+        }
+        return remote.send(ticket != 0 ? ticket : ++ticketsIssued, buffer);
+    }
+
+    /** Runs the rows this node holds; returns how many. */
+    private int runHeldRows(Operation op, Table table, long[] ids, int idOffset, int idCount, float[] buffer,
+                            int bufferOffset) {
+        int position = bufferOffset;
+        int held = 0;
+        for (int i = idOffset; i < idOffset + idCount; i++) {
+            Table idTable = table != null ? table : keys.tableOf(ids[i]);
+            long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
+            TableStore store = stores[idTable.id()];
+            if (store.holds(row)) {
+                run(op, store, row, buffer, position);
+                held++;
+            }
+            position += idTable.valueLength();
+        }
+        return held;
     }
 
     /** Validates a single-id operation, then runs it. */
@@ -146,8 +208,44 @@ final class NodeWorker extends AbstractAccess implements Worker {
         checkNotNull(buffer, op.buffer);
         Table idTable = tableOf(table, id);
         checkBuffer(op, buffer, bufferOffset, idTable.valueLength(), false);
-        run(op, stores[idTable.id()], table == null ? id - idTable.firstKey() : id, buffer, bufferOffset);
-        count(op, 1);
+        long row = table == null ? id - idTable.firstKey() : id;
+        TableStore store = stores[idTable.id()];
+        if (node.clusterSize() == 1 || store.holds(row)) {
+            run(op, store, row, buffer, bufferOffset);
+            count(op, 1);
+            return;
+        }
+        RemoteOperations remote = remote();
+        remote.begin(op);
+        remote.add(node.home(idTable, row), idTable, row, buffer, bufferOffset);
+        remote.await(remote.send(++ticketsIssued, buffer));
+    }
+
+    /** The remote half of this worker, created on the owning thread's first remote operation. */
+    RemoteOperations remote() {
+        if (remote == null && owner == Thread.currentThread()) {
+            remote = new RemoteOperations(node, id, owner);
+        }
+        return remote;
+    }
+
+    /** The thread this worker belongs to, or {@code null} before its first operation. */
+    Thread ownerThread() {
+        return owner;
+    }
+
+    /** Adds local pulls, pushes, sets, remote pulls, pushes, sets and intents to {@code sums[0..6]}. */
+    void addCounters(long[] sums) {
+        sums[0] += pulls;
+        sums[1] += pushes;
+        sums[2] += sets;
+        RemoteOperations r = remote;
+        if (r != null) {
+            sums[3] += r.remotePulls;
+            sums[4] += r.remotePushes;
+            sums[5] += r.remoteSets;
+        }
+        sums[6] += intents;
     }
 
     void signalIntent(Table table, long[] ids, int idOffset, int idCount, long fromClock, long toClock) {

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class InJvmNetwork {
     private final ConcurrentHashMap<PeerAddress, InJvmTransport> endpoints = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<PeerAddress, String> refusals = new ConcurrentHashMap<>();
 
     void register(PeerAddress address, InJvmTransport transport) {
         if (endpoints.putIfAbsent(address, transport) != null) {
@@ -21,5 +22,15 @@ public final class InJvmNetwork {
 
     InJvmTransport endpoint(PeerAddress address) {
         return endpoints.get(address);
+    }
+
+    /** Tells the node at {@code address} that a peer refused its handshake, and why. */
+    void refuse(PeerAddress address, String reason) {
+        refusals.putIfAbsent(address, reason);
+    }
+
+    /** Why a peer refused the handshake of the node at {@code address}, or {@code null}. */
+    String refusal(PeerAddress address) {
+        return refusals.get(address);
     }
 }

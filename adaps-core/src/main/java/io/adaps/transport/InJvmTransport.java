@@ -65,6 +65,10 @@ public final class InJvmTransport implements Transport {
     private void awaitPeers(TransportConfig config) {
         long deadline = System.nanoTime() + config.connectTimeout().toNanos();
         while (true) {
+            String refusal = network.refusal(config.self());
+            if (refusal != null) {
+                throw new ClusterException(refusal);
+            }
             List<String> missing = new ArrayList<>();
             for (int peer = 0; peer < config.clusterSize(); peer++) {
                 if (peer == config.nodeId()) {
@@ -74,7 +78,7 @@ public final class InJvmTransport implements Transport {
                 if (other == null || other.config == null) {
                     missing.add(config.describe(peer));
                 } else {
-                    checkHandshake(config, peer, other.config);
+                    checkHandshake(network, config, peer, other.config);
                 }
             }
             if (missing.isEmpty()) {
@@ -88,7 +92,7 @@ public final class InJvmTransport implements Transport {
         }
     }
 
-    private static void checkHandshake(TransportConfig local, int peer, TransportConfig remote) {
+    private static void checkHandshake(InJvmNetwork network, TransportConfig local, int peer, TransportConfig remote) {
         String difference = null;
         if (remote.nodeId() != peer) {
             difference = "node id " + remote.nodeId() + " (expected " + peer + ")";
@@ -98,8 +102,10 @@ public final class InJvmTransport implements Transport {
             difference = "schema '" + remote.schema() + "' (expected '" + local.schema() + "')";
         }
         if (difference != null) {
-            throw new ClusterException(local.describe(local.nodeId()) + ": handshake with " + local.describe(peer)
-                    + " refused: " + difference);
+            String reason = local.describe(local.nodeId()) + ": handshake with " + local.describe(peer) + " refused: "
+                    + difference;
+            network.refuse(local.peers().get(peer), reason);
+            throw new ClusterException(reason);
         }
     }
 

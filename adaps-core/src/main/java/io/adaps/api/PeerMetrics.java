@@ -1,0 +1,13 @@
+package io.adaps.api;
+
+/**
+ * Round trips of this node's requests to one peer, since the node started.
+ *
+ * @param peer       the peer's node id
+ * @param roundTrips requests answered
+ * @param p50Micros  median round-trip time, microseconds
+ * @param p99Micros  99th percentile, microseconds
+ * @param maxMicros  longest, microseconds
+ */
+public record PeerMetrics(int peer, long roundTrips, double p50Micros, double p99Micros, double maxMicros) {
+}

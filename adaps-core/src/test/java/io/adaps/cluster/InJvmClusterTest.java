@@ -1,0 +1,29 @@
+package io.adaps.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.adaps.transport.InJvmNetwork;
+import io.adaps.transport.InJvmTransport;
+import io.adaps.transport.Transport;
+
+/** The cluster guarantees over the in-JVM transport. */
+class InJvmClusterTest extends ClusterContract {
+    private static final AtomicInteger PORTS = new AtomicInteger(1);
+    private final InJvmNetwork network = new InJvmNetwork();
+
+    @Override
+    protected Transport newTransport(int node) {
+        return new InJvmTransport(network);
+    }
+
+    @Override
+    protected List<String> addresses(int nodes) {
+        List<String> addresses = new ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            addresses.add("injvm:" + PORTS.getAndIncrement());
+        }
+        return addresses;
+    }
+}

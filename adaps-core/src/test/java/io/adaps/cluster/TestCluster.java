@@ -1,0 +1,86 @@
+package io.adaps.cluster;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
+
+import io.adaps.api.AdaPS;
+import io.adaps.transport.Transport;
+
+/**
+ * Starts an in-process cluster: one node per thread (a node's build() returns only once all peers
+ * are connected), each with its own transport. Closes all on {@link #close()}.
+ */
+public final class TestCluster implements AutoCloseable {
+    private final List<AdaPS> nodes = new ArrayList<>();
+    private final List<Transport> transports = new ArrayList<>();
+
+    /**
+     * @param size       nodes
+     * @param addresses  one host:port per node
+     * @param transports makes node i's transport
+     * @param configure  declares the tables (and any other settings) on each node's builder
+     */
+    public TestCluster(int size, List<String> addresses, IntFunction<Transport> transports,
+                       UnaryOperator<AdaPS.Builder> configure) throws InterruptedException {
+        List<Thread> starters = new ArrayList<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AdaPS[] started = new AdaPS[size];
+        for (int i = 0; i < size; i++) {
+            Transport transport = transports.apply(i);
+            this.transports.add(transport);
+            int id = i;
+            Thread starter = new Thread(() -> {
+                try {
+                    started[id] = configure.apply(AdaPS.builder()
+                                    .nodeId(id)
+                                    .peers(addresses)
+                                    .transport(transport)
+                                    .connectTimeout(Duration.ofSeconds(20))
+                                    .heartbeatInterval(Duration.ofMillis(200))
+                                    .failureTimeout(Duration.ofSeconds(2))
+                                    .operationTimeout(Duration.ofSeconds(20)))
+                            .build();
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "start-node-" + i);
+            starters.add(starter);
+            starter.start();
+        }
+        for (Thread starter : starters) {
+            starter.join(60_000);
+        }
+        for (AdaPS node : started) {
+            if (node != null) {
+                nodes.add(node);
+            }
+        }
+        if (failure.get() != null || nodes.size() != size) {
+            close();
+            throw new AssertionError("cluster did not start", failure.get());
+        }
+    }
+
+    public AdaPS node(int i) {
+        return nodes.get(i);
+    }
+
+    public int size() {
+        return nodes.size();
+    }
+
+    /** Node i's transport, to simulate a crash by closing it without the node saying goodbye. */
+    public Transport transport(int i) {
+        return transports.get(i);
+    }
+
+    @Override
+    public void close() {
+        nodes.forEach(AdaPS::close);
+        transports.forEach(Transport::close);
+    }
+}
