@@ -1,0 +1,246 @@
+package io.adaps.examples.mf;
+
+import static io.adaps.util.Checks.checkPositive;
+import static io.adaps.util.Checks.checkPositiveFinite;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import io.adaps.api.AdaPS;
+import io.adaps.util.SplitMix;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code mf} subcommand: trains a matrix factorization with {@link MfTrainer} on a single
+ * node and reports, per epoch, the time, train and test RMSE and the node's metrics.
+ *
+ * <p>Without {@code --train} it trains on a {@link SyntheticMatrix}, whose noise level is the best
+ * test RMSE any model can reach, so the output shows how close training gets. The defaults are
+ * sized to finish in well under a minute on two cores. Flags are validated before anything runs;
+ * a bad flag is a usage error (exit code 2) whose message names the flag and what was expected.
+ */
+@Command(name = "mf",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Trains a matrix factorization with Hogwild SGD on a single AdaPS node.",
+            "",
+            "Trains on the Matrix Market files given with --train (and --test), else on a generated matrix: a "
+                    + "random low-rank matrix plus Gaussian noise, observed at zipf-skewed positions.",
+            ""})
+public final class MfCommand implements Callable<Integer> {
+    /** Options that shape generated data and so make no sense with --train. */
+    private static final List<String> GENERATOR_OPTIONS = List.of("--rows", "--cols", "--entries", "--true-rank",
+            "--noise", "--zipf");
+    private static final long SPLIT_SEED = 1;
+    private static final long MODEL_SEED = 2;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--rank", paramLabel = "N", defaultValue = "32",
+            description = "Floats per factor (default: ${DEFAULT-VALUE}).")
+    private int rank;
+
+    @Option(names = "--lr", paramLabel = "RATE", defaultValue = "0.1",
+            description = "SGD learning rate (default: ${DEFAULT-VALUE}).")
+    private float learningRate;
+
+    @Option(names = "--reg", paramLabel = "WEIGHT", defaultValue = "0.01",
+            description = "L2 regularization weight (default: ${DEFAULT-VALUE}).")
+    private float regularization;
+
+    @Option(names = "--epochs", paramLabel = "N", defaultValue = "10",
+            description = "Passes over the training data (default: ${DEFAULT-VALUE}).")
+    private int epochs;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
+            description = "Training threads (default: ${DEFAULT-VALUE}).")
+    private int threads;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
+            description = "Seed of everything random: data, split, shuffle, initial model (default: ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--train", paramLabel = "FILE",
+            description = "Training entries, a Matrix Market coordinate file.")
+    private Path trainFile;
+
+    @Option(names = "--test", paramLabel = "FILE",
+            description = "Test entries, a Matrix Market file of the same size as --train "
+                    + "(default: split from --train).")
+    private Path testFile;
+
+    @Option(names = "--test-fraction", paramLabel = "FRACTION", defaultValue = "0.1",
+            description = "Share of the entries held out for testing when there is no --test "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private double testFraction;
+
+    @Option(names = "--rows", paramLabel = "N", defaultValue = "10000",
+            description = "Generated: rows (default: ${DEFAULT-VALUE}).")
+    private int rows;
+
+    @Option(names = "--cols", paramLabel = "N", defaultValue = "5000",
+            description = "Generated: columns (default: ${DEFAULT-VALUE}).")
+    private int cols;
+
+    @Option(names = "--entries", paramLabel = "N", defaultValue = "4000000",
+            description = "Generated: entries, drawn with replacement (default: ${DEFAULT-VALUE}).")
+    private int entries;
+
+    @Option(names = "--true-rank", paramLabel = "N", defaultValue = "10",
+            description = "Generated: rank of the true matrix (default: ${DEFAULT-VALUE}).")
+    private int trueRank;
+
+    @Option(names = "--noise", paramLabel = "STDDEV", defaultValue = "0.1",
+            description = "Generated: standard deviation of the noise, the best reachable RMSE "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private double noise;
+
+    @Option(names = "--zipf", paramLabel = "EXPONENT", defaultValue = "1.1",
+            description = "Generated: zipf exponent of row and column choice, 0 = uniform "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private double zipf;
+
+    @Override
+    public Integer call() throws IOException {
+        validate();
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(describeData());
+        out.printf(Locale.ROOT, "model: rank %d, lr %s, reg %s, %d epoch(s), %d thread(s), seed %d%n",
+                rank, learningRate, regularization, epochs, threads, seed);
+        long start = System.nanoTime();
+        MfData.Split data = loadData();
+        out.printf(Locale.ROOT, "entries: %d train, %d test, of a %d x %d matrix (%.2f s to load)%n",
+                data.train().size(), data.test().size(), data.train().numRows(), data.train().numCols(),
+                (System.nanoTime() - start) / 1e9);
+        train(data, out);
+        return 0;
+    }
+
+    private void validate() {
+        try {
+            checkPositive(rank, "--rank");
+            checkPositiveFinite(learningRate, "--lr");
+            ExampleChecks.checkNonNegativeFinite(regularization, "--reg");
+            checkPositive(epochs, "--epochs");
+            checkPositive(threads, "--threads");
+            ExampleChecks.checkOpenFraction(testFraction, "--test-fraction");
+            checkPositive(rows, "--rows");
+            checkPositive(cols, "--cols");
+            checkPositive(entries, "--entries");
+            checkPositive(trueRank, "--true-rank");
+            ExampleChecks.checkNonNegativeFinite(noise, "--noise");
+            ExampleChecks.checkNonNegativeFinite(zipf, "--zipf");
+        } catch (IllegalArgumentException e) {
+            throw usageError(e.getMessage());
+        }
+        if (trainFile == null) {
+            if (testFile != null) {
+                throw usageError("--test=" + testFile + " (expected only together with --train)");
+            }
+            return;
+        }
+        checkReadable(trainFile, "--train");
+        if (testFile != null) {
+            checkReadable(testFile, "--test");
+            rejectIfGiven("--test-fraction", "only without --test, which replaces the split");
+        }
+        for (String option : GENERATOR_OPTIONS) {
+            rejectIfGiven(option, "only without --train: it shapes generated data");
+        }
+    }
+
+    private void checkReadable(Path file, String option) {
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw usageError(option + "=" + file + " (expected a readable file)");
+        }
+    }
+
+    private void rejectIfGiven(String option, String expected) {
+        if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+            throw usageError(option + "=" + spec.findOption(option).getValue() + " (expected " + expected + ")");
+        }
+    }
+
+    private ParameterException usageError(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    private String describeData() {
+        if (trainFile == null) {
+            return String.format(Locale.ROOT, "data: generated %d x %d, %d entries, true rank %d, noise %s, zipf %s, "
+                    + "test fraction %s", rows, cols, entries, trueRank, noise, zipf, testFraction);
+        }
+        return "data: train " + trainFile
+                + (testFile == null ? ", test fraction " + testFraction : ", test " + testFile);
+    }
+
+    private MfData.Split loadData() throws IOException {
+        long splitSeed = SplitMix.hash(seed, SPLIT_SEED, 0);
+        if (trainFile == null) {
+            SyntheticMatrix.Spec matrix = new SyntheticMatrix.Spec(rows, cols, entries, trueRank, noise, zipf, seed);
+            return new SyntheticMatrix(matrix).sample().split(testFraction, splitSeed);
+        }
+        MfData train = MatrixMarketReader.read(trainFile);
+        if (testFile == null) {
+            return train.split(testFraction, splitSeed);
+        }
+        MfData test = MatrixMarketReader.read(testFile);
+        if (test.numRows() != train.numRows() || test.numCols() != train.numCols()) {
+            throw usageError("--test=" + testFile + " of " + test.numRows() + " x " + test.numCols() + " (expected "
+                    + train.numRows() + " x " + train.numCols() + ", the size of --train=" + trainFile + ")");
+        }
+        return new MfData.Split(train.shuffled(splitSeed), test);
+    }
+
+    private void train(MfData.Split data, PrintWriter out) {
+        MfData train = data.train();
+        long modelSeed = SplitMix.hash(seed, MODEL_SEED, 0);
+        try (AdaPS node = MfTables.startNode(train.numRows(), train.numCols(), rank, modelSeed);
+             MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, learningRate, regularization,
+                     threads)) {
+            out.printf(Locale.ROOT, "epoch %3d: %-43s train RMSE %.4f, test RMSE %.4f%n",
+                    0, "initial model", trainer.rmse(train), trainer.rmse(data.test()));
+            for (int epoch = 1; epoch <= epochs; epoch++) {
+                long start = System.nanoTime();
+                try (ProgressBar bar = progressBar(epoch, train.size())) {
+                    trainer.epoch(train, bar::stepBy);
+                }
+                long trained = System.nanoTime();
+                double trainRmse = trainer.rmse(train);
+                double testRmse = trainer.rmse(data.test());
+                double seconds = (trained - start) / 1e9;
+                out.printf(Locale.ROOT, "epoch %3d: %6.2f s, %5.2f M entries/s, %5.2f s eval, train RMSE %.4f, "
+                                + "test RMSE %.4f%n", epoch, seconds, train.size() / seconds / 1e6,
+                        (System.nanoTime() - trained) / 1e9, trainRmse, testRmse);
+                out.println("           " + node.metrics());
+            }
+        }
+    }
+
+    /**
+     * A bar on stderr; the training threads move it in coarse steps, and it redraws on its own
+     * thread. Without a console (output piped or logged) it draws plain ASCII without colors.
+     */
+    private static ProgressBar progressBar(int epoch, long entries) {
+        return new ProgressBarBuilder()
+                .setTaskName("epoch " + epoch)
+                .setInitialMax(entries)
+                .setUpdateIntervalMillis(250)
+                .setStyle(System.console() == null ? ProgressBarStyle.ASCII : ProgressBarStyle.COLORFUL_UNICODE_BLOCK)
+                .build();
+    }
+}

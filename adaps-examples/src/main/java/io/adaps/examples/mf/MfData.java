@@ -1,0 +1,148 @@
+package io.adaps.examples.mf;
+
+import static io.adaps.util.Checks.checkNotNull;
+import static io.adaps.util.Checks.checkPositive;
+
+import java.util.SplittableRandom;
+
+/**
+ * The known entries of a ratings matrix of {@code numRows x numCols}: entry {@code i} is
+ * {@code (rows[i], cols[i], values[i])} with 0-based ids.
+ *
+ * <p>Entries live in three parallel primitive arrays, so training loops read them without boxing
+ * or pointer chasing. The arrays are shared, not copied: {@link #rows()}, {@link #cols()} and
+ * {@link #values()} return them for fast loops, and callers must not modify them. Derived data
+ * sets ({@link #shuffled}, {@link #split}) are new arrays.
+ */
+public final class MfData {
+    private final int numRows;
+    private final int numCols;
+    private final int[] rows;
+    private final int[] cols;
+    private final float[] values;
+
+    /**
+     * Wraps the entries (taking ownership of the arrays) after checking every one.
+     *
+     * @throws IllegalArgumentException if a size is not positive, the arrays differ in length, an id
+     *                                  is out of range or a value is not finite
+     */
+    public MfData(int numRows, int numCols, int[] rows, int[] cols, float[] values) {
+        this.numRows = checkPositive(numRows, "numRows");
+        this.numCols = checkPositive(numCols, "numCols");
+        this.rows = checkNotNull(rows, "rows");
+        this.cols = checkNotNull(cols, "cols");
+        this.values = checkNotNull(values, "values");
+        if (cols.length != rows.length || values.length != rows.length) {
+            throw new IllegalArgumentException("rows.length=" + rows.length + ", cols.length=" + cols.length
+                    + ", values.length=" + values.length + " (expected equal lengths)");
+        }
+        for (int i = 0; i < rows.length; i++) {
+            checkId(rows, i, numRows, "rows");
+            checkId(cols, i, numCols, "cols");
+            if (!Float.isFinite(values[i])) {
+                throw new IllegalArgumentException("values[" + i + "]=" + values[i] + " (expected a finite value)");
+            }
+        }
+    }
+
+    private static void checkId(int[] ids, int i, int bound, String name) {
+        if (ids[i] < 0 || ids[i] >= bound) {
+            throw new IllegalArgumentException(name + "[" + i + "]=" + ids[i] + " (expected 0.." + (bound - 1) + ")");
+        }
+    }
+
+    /** Rows of the matrix (not all need entries). */
+    public int numRows() {
+        return numRows;
+    }
+
+    /** Columns of the matrix (not all need entries). */
+    public int numCols() {
+        return numCols;
+    }
+
+    /** Entries. */
+    public int size() {
+        return rows.length;
+    }
+
+    /** The row id of each entry; shared, do not modify. */
+    public int[] rows() {
+        return rows;
+    }
+
+    /** The column id of each entry; shared, do not modify. */
+    public int[] cols() {
+        return cols;
+    }
+
+    /** The value of each entry; shared, do not modify. */
+    public float[] values() {
+        return values;
+    }
+
+    /** The same entries in a random order determined by {@code seed}. */
+    public MfData shuffled(long seed) {
+        return select(permutation(size(), seed), 0, size());
+    }
+
+    /**
+     * Shuffles the entries with {@code seed} and cuts them into a test set of
+     * {@code round(size * testFraction)} entries and a training set of the rest; both keep the
+     * shuffled order, so training on them needs no further shuffle.
+     *
+     * @param testFraction in {@code (0, 1)}
+     * @throws IllegalArgumentException if {@code testFraction} is not in {@code (0, 1)}
+     */
+    public Split split(double testFraction, long seed) {
+        ExampleChecks.checkOpenFraction(testFraction, "testFraction");
+        int[] order = permutation(size(), seed);
+        int testSize = (int) Math.round(size() * testFraction);
+        return new Split(select(order, testSize, size()), select(order, 0, testSize));
+    }
+
+    /** A seeded Fisher-Yates permutation of {@code 0 .. n - 1}. */
+    static int[] permutation(int n, long seed) {
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int i = n - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int swap = order[i];
+            order[i] = order[j];
+            order[j] = swap;
+        }
+        return order;
+    }
+
+    private MfData select(int[] order, int from, int to) {
+        int n = to - from;
+        int[] r = new int[n];
+        int[] c = new int[n];
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+            int e = order[from + i];
+            r[i] = rows[e];
+            c[i] = cols[e];
+            v[i] = values[e];
+        }
+        return new MfData(numRows, numCols, r, c, v);
+    }
+
+    @Override
+    public String toString() {
+        return "MfData[" + numRows + " x " + numCols + ", " + size() + " entries]";
+    }
+
+    /**
+     * A training and a test set of the same matrix.
+     *
+     * @param train the entries to train on
+     * @param test  the held-out entries to evaluate on
+     */
+    public record Split(MfData train, MfData test) {
+    }
+}

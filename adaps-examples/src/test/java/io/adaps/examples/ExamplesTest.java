@@ -1,0 +1,131 @@
+package io.adaps.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+class ExamplesTest {
+    /** A small generated problem that trains in a fraction of a second. */
+    private static final String[] SMALL = {"--rows=200", "--cols=100", "--entries=20000", "--rank=8", "--epochs=2"};
+
+    @TempDir
+    Path dir;
+
+    private record Run(int exitCode, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = Examples.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        int exitCode = commandLine.execute(args);
+        return new Run(exitCode, out.toString(), err.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', textBlock = """
+            --rank=0                 ; --rank=0 (expected > 0)
+            --epochs=-3              ; --epochs=-3 (expected > 0)
+            --threads=0              ; --threads=0 (expected > 0)
+            --lr=0                   ; --lr=0.0 (expected a finite value > 0)
+            --lr=NaN                 ; --lr=NaN (expected a finite value > 0)
+            --reg=-0.5               ; --reg=-0.5 (expected a finite value >= 0)
+            --test-fraction=1        ; --test-fraction=1.0 (expected a value in (0, 1))
+            --rows=0                 ; --rows=0 (expected > 0)
+            --entries=-1             ; --entries=-1 (expected > 0)
+            --true-rank=0            ; --true-rank=0 (expected > 0)
+            --noise=-1               ; --noise=-1.0 (expected a finite value >= 0)
+            --zipf=Infinity          ; --zipf=Infinity (expected a finite value >= 0)
+            --rank=abc               ; Invalid value for option '--rank': 'abc' is not an int
+            --bogus                  ; Unknown option: '--bogus'
+            --test=t.mtx             ; --test=t.mtx (expected only together with --train)
+            --train=missing.mtx      ; --train=missing.mtx (expected a readable file)
+            """)
+    void badFlagsAreUsageErrorsNamingTheFlag(String flag, String message) {
+        Run run = run("mf", flag);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains(message).contains("Usage: adaps-example mf");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void generatorFlagsAreUsageErrorsWithTrainingFiles() throws IOException {
+        Path train = writeMatrix("train.mtx", "2 2 1\n1 1 1\n");
+        Run run = run("mf", "--train=" + train, "--zipf=2");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--zipf=2.0 (expected only without --train: it shapes generated data)");
+
+        Run withTest = run("mf", "--train=" + train, "--test=" + train, "--test-fraction=0.5");
+        assertThat(withTest.exitCode()).isEqualTo(2);
+        assertThat(withTest.err()).contains("--test-fraction=0.5 (expected only without --test, which replaces the split)");
+    }
+
+    @Test
+    void aMissingSubcommandIsAUsageError() {
+        Run run = run();
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("Missing required subcommand");
+    }
+
+    @Test
+    void trainsOnGeneratedDataAndReportsEveryEpoch() {
+        Run run = run(withSmall("mf"));
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out())
+                .contains("data: generated 200 x 100, 20000 entries, true rank 10, noise 0.1, zipf 1.1")
+                .contains("model: rank 8, lr 0.1, reg 0.01, 2 epoch(s), 2 thread(s), seed 42")
+                .contains("entries: 18000 train, 2000 test, of a 200 x 100 matrix")
+                .containsPattern("epoch +0: initial model +train RMSE 0\\.\\d{4}, test RMSE 0\\.\\d{4}")
+                .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* train RMSE 0\\.\\d{4}, test RMSE 0\\.\\d{4}")
+                .contains("NodeMetrics[workers=2, localPulls=");
+    }
+
+    @Test
+    void trainsOnMatrixMarketFiles() throws IOException {
+        Path train = writeMatrix("train.mtx", "3 2 4\n1 1 1\n2 2 2\n3 1 3\n1 2 4\n");
+        Path test = writeMatrix("test.mtx", "3 2 1\n2 1 5\n");
+        Run run = run("mf", "--train=" + train, "--test=" + test, "--epochs=1", "--rank=2", "--threads=1");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("entries: 4 train, 1 test, of a 3 x 2 matrix").contains("epoch   1:");
+    }
+
+    @Test
+    void aTestFileOfAnotherSizeIsAUsageError() throws IOException {
+        Path train = writeMatrix("train.mtx", "3 2 1\n1 1 1\n");
+        Path test = writeMatrix("test.mtx", "4 2 1\n1 1 1\n");
+        Run run = run("mf", "--train=" + train, "--test=" + test);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--test=" + test + " of 4 x 2 (expected 3 x 2, the size of --train=" + train + ")");
+    }
+
+    @Test
+    void aMalformedFileFailsWithItsLineAndExitCodeOne() throws IOException {
+        Path train = writeMatrix("bad.mtx", "3 2 2\n1 1 1\n1 one 2\n");
+        Run run = run("mf", "--train=" + train);
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("mf: " + train + ": line 4: '1 one 2' (expected 'row col value')");
+    }
+
+    private Path writeMatrix(String name, String body) throws IOException {
+        return Files.writeString(dir.resolve(name), "%%MatrixMarket matrix coordinate real general\n" + body);
+    }
+
+    private static String[] withSmall(String command) {
+        String[] args = new String[SMALL.length + 1];
+        args[0] = command;
+        System.arraycopy(SMALL, 0, args, 1, SMALL.length);
+        return args;
+    }
+}

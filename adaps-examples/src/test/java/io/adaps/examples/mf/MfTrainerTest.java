@@ -1,0 +1,78 @@
+package io.adaps.examples.mf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.adaps.api.AdaPS;
+import org.junit.jupiter.api.Test;
+
+class MfTrainerTest {
+    private static final double NOISE = 0.1;
+    private static final SyntheticMatrix.Spec SPEC = new SyntheticMatrix.Spec(400, 300, 120_000, 4, NOISE, 1.1, 11);
+
+    @Test
+    void convergesToTheNoiseLevelOnALowRankMatrixWithTwoThreads() {
+        MfData.Split data = new SyntheticMatrix(SPEC).sample().split(0.1, 12);
+        try (AdaPS node = MfTables.startNode(SPEC.rows(), SPEC.cols(), 16, 13);
+             MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f, 2)) {
+            double initial = trainer.rmse(data.test());
+            double firstEpochLoss = trainer.epoch(data.train());
+            for (int epoch = 2; epoch <= 8; epoch++) {
+                trainer.epoch(data.train());
+            }
+            double lastEpochLoss = trainer.epoch(data.train());
+
+            // The signal has standard deviation 1/sqrt(trueRank) = 0.5; the noise (0.1) is the floor.
+            assertThat(initial).isGreaterThan(4 * NOISE);
+            assertThat(trainer.rmse(data.test())).isLessThan(1.2 * NOISE);
+            assertThat(trainer.rmse(data.train())).isLessThan(1.2 * NOISE);
+            assertThat(lastEpochLoss).isLessThan(firstEpochLoss / 2);
+            assertThat(node.metrics().localPushes()).isEqualTo(2L * 9 * data.train().size());
+        }
+    }
+
+    @Test
+    void reportsProgressForEveryEntry() {
+        MfData train = new SyntheticMatrix(SPEC).sample();
+        try (AdaPS node = MfTables.startNode(SPEC.rows(), SPEC.cols(), 8, 1);
+             MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, 0.05f, 0.01f, 2)) {
+            AtomicLong reported = new AtomicLong();
+            AtomicLong reports = new AtomicLong();
+            trainer.epoch(train, done -> {
+                reported.addAndGet(done);
+                reports.incrementAndGet();
+            });
+            assertThat(reported.get()).isEqualTo(train.size());
+            // Two shares of 60,000 entries, each reported in steps of 65,536: one report per share.
+            assertThat(reports.get()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void refusesDataLargerThanTheTables() {
+        MfData data = new SyntheticMatrix(SPEC).sample();
+        try (AdaPS node = MfTables.startNode(SPEC.rows() - 1, SPEC.cols(), 8, 1);
+             MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, 0.05f, 0.01f, 1)) {
+            assertThatThrownBy(() -> trainer.epoch(data))
+                    .hasMessage("data=MfData[400 x 300, 120000 entries] (expected at most 399 x 300, the rows of "
+                            + "tables 'rows' and 'cols')");
+            assertThatThrownBy(() -> trainer.rmse(data)).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void refusesBadConfiguration() {
+        try (AdaPS node = MfTables.startNode(10, 10, 4, 1)) {
+            assertThatThrownBy(() -> new MfTrainer(node, "nope", MfTables.COLS, 0.1f, 0.01f, 1))
+                    .hasMessageStartingWith("table='nope'");
+            assertThatThrownBy(() -> new MfTrainer(node, MfTables.ROWS, MfTables.COLS, 0f, 0.01f, 1))
+                    .hasMessage("learningRate=0.0 (expected a finite value > 0)");
+            assertThatThrownBy(() -> new MfTrainer(node, MfTables.ROWS, MfTables.COLS, 0.1f, -1f, 1))
+                    .hasMessage("regularization=-1.0 (expected a finite value >= 0)");
+            assertThatThrownBy(() -> new MfTrainer(node, MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f, 0))
+                    .hasMessage("threads=0 (expected > 0)");
+        }
+    }
+}
