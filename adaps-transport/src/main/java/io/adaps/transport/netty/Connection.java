@@ -57,10 +57,10 @@ abstract class Connection extends ChannelInboundHandlerAdapter implements FrameL
     protected abstract void onHandshakeFrame(int type, ByteBuf buffer, int index, int length);
 
     /**
-     * A frame, I/O or processing error for {@code reason} before the handshake completed: the
-     * subclass closes the connection ({@link #close} or {@link #closeAfter}).
+     * A frame, I/O or processing error ({@code cause}, described by {@code reason}) before the
+     * handshake completed: the subclass closes the connection ({@link #close} or {@link #closeAfter}).
      */
-    protected abstract void onHandshakeError(String reason);
+    protected abstract void onHandshakeError(Throwable cause, String reason);
 
     /** The connection closed before the handshake completed, for {@code reason} (null: by the other side). */
     protected abstract void onClosedBeforeHandshake(String reason);
@@ -119,7 +119,7 @@ abstract class Connection extends ChannelInboundHandlerAdapter implements FrameL
             LOG.error("{}: closing the connection {}: {}", cluster.self(), describe(), reason, cause);
         }
         if (peer == null) {
-            onHandshakeError(reason);
+            onHandshakeError(cause, reason);
         } else {
             close(reason);
         }

@@ -45,7 +45,7 @@ final class InboundConnection extends Connection {
     }
 
     @Override
-    protected void onHandshakeError(String reason) {
+    protected void onHandshakeError(Throwable cause, String reason) {
         refuse(reason);
     }
 

@@ -34,8 +34,8 @@ import io.netty.channel.WriteBufferWaterMark;
  * <ul>
  *   <li><b>Threads</b>: one event loop group per transport with {@code ioThreads} threads (default 1)
  *       named {@code adaps-netty-<node>-<n>}; it accepts, connects, reads, writes, runs heartbeats
- *       and calls the {@link MessageHandler}. No other thread is started; {@link #close()} stops
- *       them all.</li>
+ *       and calls the {@link MessageHandler}. {@link #close()} stops them all. (Netty's shared,
+ *       self-stopping {@code globalEventExecutor} thread completes the group's termination.)</li>
  *   <li><b>Connections</b>: one per pair of nodes. Node {@code i} dials every node {@code j < i}
  *       ({@link Dialer}, retried until the connect timeout) and accepts the others. The dialing side
  *       sends HANDSHAKE (node id, cluster id, schema; the protocol version is in every frame header)
@@ -54,6 +54,8 @@ public final class NettyTransport implements Transport {
     private static final Logger LOG = LoggerFactory.getLogger(NettyTransport.class);
     /** The most a channel buffers beyond the outbox before it stops being writable. */
     private static final int MAX_HIGH_WATER_MARK = 1 << 20;
+    /** A connection attempt that hangs (a host not up yet) is given up and retried after this long. */
+    private static final long MAX_CONNECT_ATTEMPT_MILLIS = 2_000;
     private static final long SHUTDOWN_QUIET_MILLIS = 10;
     private static final long SHUTDOWN_TIMEOUT_MILLIS = 2_000;
 
@@ -73,6 +75,8 @@ public final class NettyTransport implements Transport {
     /**
      * A transport with {@code ioThreads} I/O threads.
      *
+     * @param ioThreads event loop threads; connections are spread over them (1 suits most nodes:
+     *                  the handler's work, not I/O, is what takes time)
      * @throws IllegalArgumentException if {@code ioThreads} is not positive
      */
     public NettyTransport(int ioThreads) {
@@ -158,7 +162,7 @@ public final class NettyTransport implements Transport {
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark(starting.config()))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                        (int) Math.min(Integer.MAX_VALUE, starting.config().connectTimeout().toMillis()));
+                        (int) Math.min(MAX_CONNECT_ATTEMPT_MILLIS, starting.config().connectTimeout().toMillis()));
     }
 
     private static WriteBufferWaterMark waterMark(TransportConfig config) {

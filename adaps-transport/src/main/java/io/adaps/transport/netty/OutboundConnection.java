@@ -1,5 +1,7 @@
 package io.adaps.transport.netty;
 
+import java.io.IOException;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 
@@ -7,7 +9,8 @@ import io.netty.channel.ChannelHandlerContext;
  * A connection this node opened to a peer with a lower node id. It sends HANDSHAKE as soon as it is
  * connected and waits for the answer: HANDSHAKE_ACK from the expected node establishes it; a refusal,
  * an answer from another node or an undecodable answer fails this node's start-up (waiting would not
- * help). A connection closed without an answer is dialed again until the connect timeout.
+ * help). A connection closed without an answer, or broken by an I/O error, is dialed again until the
+ * connect timeout.
  */
 final class OutboundConnection extends Connection {
     private final Peer target;
@@ -50,8 +53,12 @@ final class OutboundConnection extends Connection {
     }
 
     @Override
-    protected void onHandshakeError(String reason) {
-        giveUp("failed: " + reason);
+    protected void onHandshakeError(Throwable cause, String reason) {
+        if (cause instanceof IOException) {
+            close(reason);
+        } else {
+            giveUp("failed: " + reason);
+        }
     }
 
     @Override

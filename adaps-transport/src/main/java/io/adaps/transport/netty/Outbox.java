@@ -2,6 +2,7 @@ package io.adaps.transport.netty;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -103,7 +104,11 @@ final class Outbox {
             lock.unlock();
         }
         if (scheduleDrain) {
-            drainExecutor.execute(drainTask);
+            try {
+                drainExecutor.execute(drainTask);
+            } catch (RejectedExecutionException e) {
+                return Append.CLOSED; // the transport closed since the check above
+            }
         }
         return Append.APPENDED;
     }

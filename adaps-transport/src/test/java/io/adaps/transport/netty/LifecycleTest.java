@@ -107,6 +107,7 @@ class LifecycleTest {
     void aTakenPortFailsStart() throws Exception {
         List<PeerAddress> peers = Ports.loopback(2);
         try (ServerSocket taken = new ServerSocket(peers.get(0).port(), 1, InetAddress.getLoopbackAddress())) {
+            assertThat(taken.isBound()).isTrue();
             NettyTransport node = nodes.add(new NettyTransport());
             assertThatThrownBy(() -> node.start(Nodes.config(0, peers), new Nodes.Inbox()))
                     .isInstanceOf(ClusterException.class)

@@ -1,15 +1,21 @@
 package io.adaps.transport.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
+import io.adaps.api.PeerFailedException;
 import io.adaps.transport.PeerAddress;
 import io.adaps.transport.TransportConfig;
 
@@ -57,8 +63,20 @@ class MisbehavingPeerTest {
         assertThat(inboxes[1].failures).isEmpty();
     }
 
-    @Test
-    void aPeerSendingAMalformedFrameIsReportedFailed() throws Exception {
+    static Stream<Arguments> malformedFrames() {
+        int max = Frame.maxLength(1 << 20);
+        return Stream.of(
+                Arguments.of(new byte[] {0, 0, 0, 8, 1, Frame.MESSAGES, 0, 0, 0, 5, 'a', 'b'},
+                        "message length=5 at offset 0 (expected <= 2, the rest of the frame)"),
+                Arguments.of(new byte[] {0, 0, 0, 2, 2, Frame.HEARTBEAT}, "protocol version=2 (expected 1)"),
+                Arguments.of(new byte[] {0, 0x10, 0, 0x10, 1, Frame.MESSAGES}, "frame length=1048592 (expected 2.." + max + ")"),
+                Arguments.of(new byte[] {0, 0, 0, 2, 1, Frame.HANDSHAKE},
+                        "HANDSHAKE frame after the handshake (expected MESSAGES or HEARTBEAT)"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("malformedFrames")
+    void aPeerSendingAMalformedFrameIsReportedFailed(byte[] frame, String problem) throws Exception {
         TransportConfig config = Nodes.config(0, peers);
         NettyTransport node = nodes.add(new NettyTransport());
         Thread starter = new Thread(() -> node.start(config, inboxes[0]));
@@ -66,17 +84,18 @@ class MisbehavingPeerTest {
         try (FakePeer fake = FakePeer.connect(peers.get(0)); LogCapture log = new LogCapture()) {
             fake.handshake(1, "test", "schema");
             starter.join(5_000);
-            fake.writeFrame(TransportConfig.PROTOCOL_VERSION, Frame.MESSAGES, new byte[] {0, 0, 0, 5, 'a', 'b'});
+            fake.writeRaw(frame);
             Nodes.await("failure of node 1", () -> !inboxes[0].failures.isEmpty(), Duration.ofSeconds(5));
             assertThat(inboxes[0].failures).singleElement().satisfies(failure -> {
                 assertThat(failure.peer()).isEqualTo(1);
-                assertThat(failure).hasMessage("node 1 failed: " + peers.get(1)
-                        + ": malformed frame: message length=5 at offset 0 (expected <= 2, the rest of the frame)");
+                assertThat(failure).hasMessage("node 1 failed: " + peers.get(1) + ": malformed frame: " + problem);
             });
             assertThat(fake.closedByNode()).isTrue();
-            assertThat(log.text()).contains("ERROR Connection - node 0 (" + peers.get(0) + "): closing the connection to node 1");
+            assertThat(log.text()).contains("ERROR Connection - node 0 (" + peers.get(0)
+                    + "): closing the connection to node 1 (" + peers.get(1) + "): malformed frame: " + problem);
         }
         assertThat(inboxes[0].messages).isEmpty();
+        assertThatThrownBy(() -> Nodes.send(node, 1, "x")).isInstanceOf(PeerFailedException.class);
     }
 
     private interface Misbehaviour {
