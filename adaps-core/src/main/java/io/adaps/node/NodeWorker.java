@@ -265,21 +265,25 @@ final class NodeWorker extends AbstractAccess implements Worker {
         intents++;
     }
 
+    // Reference comparisons rather than switches: with the operation constant at the call site
+    // (every API method passes a literal), the JIT folds them away.
     private static void run(Operation op, TableStore store, long row, float[] buffer, int position) {
-        switch (op) {
-            case PULL -> store.pull(row, buffer, position);
-            case PUSH -> store.push(row, buffer, position);
-            case SET -> store.set(row, buffer, position);
-            default -> throw new AssertionError(op);
+        if (op == Operation.PULL) {
+            store.pull(row, buffer, position);
+        } else if (op == Operation.PUSH) {
+            store.push(row, buffer, position);
+        } else {
+            store.set(row, buffer, position);
         }
     }
 
     private void count(Operation op, int ids) {
-        switch (op) {
-            case PULL -> pulls += ids;
-            case PUSH -> pushes += ids;
-            case SET -> sets += ids;
-            default -> throw new AssertionError(op);
+        if (op == Operation.PULL) {
+            pulls += ids;
+        } else if (op == Operation.PUSH) {
+            pushes += ids;
+        } else {
+            sets += ids;
         }
     }
 
