@@ -37,10 +37,10 @@ public abstract class TransportContract {
         started.forEach(Transport::close);
     }
 
-    /** What one node received, in order. */
-    protected static final class Inbox implements MessageHandler {
-        final ConcurrentLinkedQueue<String> messages = new ConcurrentLinkedQueue<>();
-        final ConcurrentLinkedQueue<PeerFailedException> failures = new ConcurrentLinkedQueue<>();
+    /** What one node received, in order; messages as {@code "peer:text"}. Tests may override a method. */
+    public static class Inbox implements MessageHandler {
+        public final ConcurrentLinkedQueue<String> messages = new ConcurrentLinkedQueue<>();
+        public final ConcurrentLinkedQueue<PeerFailedException> failures = new ConcurrentLinkedQueue<>();
 
         @Override
         public void onMessage(int peer, DirectBuffer buffer, int offset, int length) {

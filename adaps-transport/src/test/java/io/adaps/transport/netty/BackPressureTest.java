@@ -1,5 +1,6 @@
 package io.adaps.transport.netty;
 
+import io.adaps.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -73,7 +74,7 @@ class BackPressureTest {
     void aSlowReceiverHoldsTheSenderBackWithinBoundedMemory() throws Exception {
         SlowReceiver receiver = new SlowReceiver();
         List<TransportConfig> configs = List.of(config(0), config(1));
-        List<NettyTransport> cluster = nodes.start(configs, List.of(new Nodes.Inbox(), receiver));
+        List<NettyTransport> cluster = nodes.start(configs, List.of(new Inbox(), receiver));
         long baseline = usedDirectMemory();
         UnsafeBuffer message = new UnsafeBuffer(new byte[MESSAGE]);
         long sent = 0;
@@ -114,13 +115,13 @@ class BackPressureTest {
         AtomicInteger echoes = new AtomicInteger();
         MessageHandler[] handlers = new MessageHandler[2];
         List<NettyTransport> cluster = new java.util.ArrayList<>();
-        handlers[0] = new Nodes.Inbox() {
+        handlers[0] = new Inbox() {
             @Override
             public void onMessage(int peer, DirectBuffer buffer, int offset, int length) {
                 echoes.incrementAndGet();
             }
         };
-        handlers[1] = new Nodes.Inbox() {
+        handlers[1] = new Inbox() {
             @Override
             public void onMessage(int peer, DirectBuffer buffer, int offset, int length) {
                 for (int copy = 0; copy < 8; copy++) {

@@ -1,5 +1,6 @@
 package io.adaps.transport.netty;
 
+import io.adaps.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -33,7 +34,7 @@ class HeartbeatTest {
     void aSilentPeerIsReportedFailedAfterTheFailureTimeout() throws Exception {
         List<PeerAddress> peers = Ports.loopback(2);
         TransportConfig config = Nodes.config(0, peers, HEARTBEAT, FAILURE_TIMEOUT, Duration.ofSeconds(1), 1 << 20, 4L << 20);
-        Nodes.Inbox inbox = new Nodes.Inbox();
+        Inbox inbox = new Inbox();
         NettyTransport node = nodes.add(new NettyTransport());
         Thread starter = new Thread(() -> node.start(config, inbox));
         starter.start();

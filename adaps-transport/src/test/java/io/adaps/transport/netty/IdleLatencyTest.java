@@ -1,5 +1,6 @@
 package io.adaps.transport.netty;
 
+import io.adaps.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
@@ -35,13 +36,13 @@ class IdleLatencyTest {
         Thread pinger = Thread.currentThread();
         AtomicInteger pongs = new AtomicInteger();
         NettyTransport[] cluster = new NettyTransport[2];
-        Nodes.Inbox ponger = new Nodes.Inbox() {
+        Inbox ponger = new Inbox() {
             @Override
             public void onMessage(int peer, DirectBuffer buffer, int offset, int length) {
                 cluster[1].send(peer, buffer, offset, length);
             }
         };
-        Nodes.Inbox pingerInbox = new Nodes.Inbox() {
+        Inbox pingerInbox = new Inbox() {
             @Override
             public void onMessage(int peer, DirectBuffer buffer, int offset, int length) {
                 pongs.incrementAndGet();

@@ -1,5 +1,6 @@
 package io.adaps.transport.netty;
 
+import io.adaps.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -48,13 +49,13 @@ class LifecycleTest {
         NettyTransport alone = nodes.add(new NettyTransport());
         TransportConfig config = new TransportConfig(1, peers, "test", "schema", Duration.ofMillis(300),
                 Duration.ofMillis(100), Duration.ofMillis(1000), Duration.ofSeconds(1), 1 << 20, 4L << 20);
-        assertThatThrownBy(() -> alone.start(config, new Nodes.Inbox())).isInstanceOf(ClusterException.class)
+        assertThatThrownBy(() -> alone.start(config, new Inbox())).isInstanceOf(ClusterException.class)
                 .hasMessage("node 1 (" + peers.get(1) + "): peers [node 0 (" + peers.get(0) + ")] did not connect within PT0.3S");
         assertThat(Nodes.transportThreads()).isEmpty();
         try (ServerSocket again = new ServerSocket(peers.get(1).port(), 1, InetAddress.getLoopbackAddress())) {
             assertThat(again.isBound()).isTrue();
         }
-        assertThatThrownBy(() -> alone.start(config, new Nodes.Inbox())).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> alone.start(config, new Inbox())).isInstanceOf(IllegalStateException.class)
                 .hasMessage("transport of node 1 (" + peers.get(1) + ") is closed (expected a new transport)");
     }
 
@@ -65,7 +66,7 @@ class LifecycleTest {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread starter = new Thread(() -> {
             try {
-                waiting.start(Nodes.config(0, peers), new Nodes.Inbox());
+                waiting.start(Nodes.config(0, peers), new Inbox());
             } catch (Throwable e) {
                 failure.set(e);
             }
@@ -87,7 +88,7 @@ class LifecycleTest {
         AtomicReference<Throwable> acceptingFailure = new AtomicReference<>();
         Thread starter = new Thread(() -> {
             try {
-                accepting.start(Nodes.config(0, peers), new Nodes.Inbox());
+                accepting.start(Nodes.config(0, peers), new Inbox());
             } catch (Throwable e) {
                 acceptingFailure.set(e);
             }
@@ -96,7 +97,7 @@ class LifecycleTest {
         TransportConfig other = new TransportConfig(1, peers, "other", "schema", Duration.ofSeconds(10),
                 Duration.ofMillis(100), Duration.ofMillis(1000), Duration.ofSeconds(1), 1 << 20, 4L << 20);
         String difference = "refused: cluster id 'other' (expected 'test')";
-        assertThatThrownBy(() -> dialing.start(other, new Nodes.Inbox())).isInstanceOf(ClusterException.class)
+        assertThatThrownBy(() -> dialing.start(other, new Inbox())).isInstanceOf(ClusterException.class)
                 .hasMessage("node 1 (" + peers.get(1) + "): handshake with node 0 (" + peers.get(0) + ") " + difference);
         starter.join(5_000);
         assertThat(acceptingFailure.get()).isInstanceOf(ClusterException.class)
@@ -109,7 +110,7 @@ class LifecycleTest {
         try (ServerSocket taken = new ServerSocket(peers.get(0).port(), 1, InetAddress.getLoopbackAddress())) {
             assertThat(taken.isBound()).isTrue();
             NettyTransport node = nodes.add(new NettyTransport());
-            assertThatThrownBy(() -> node.start(Nodes.config(0, peers), new Nodes.Inbox()))
+            assertThatThrownBy(() -> node.start(Nodes.config(0, peers), new Inbox()))
                     .isInstanceOf(ClusterException.class)
                     .hasMessageStartingWith("node 0 (" + peers.get(0) + "): cannot listen: ");
         }
@@ -145,7 +146,7 @@ class LifecycleTest {
             TransportConfig config = Nodes.config(node, peers);
             Thread starter = new Thread(() -> {
                 try {
-                    transport.start(config, new Nodes.Inbox());
+                    transport.start(config, new Inbox());
                 } catch (Throwable e) {
                     failure.set(e);
                 }

@@ -1,5 +1,6 @@
 package io.adaps.transport.netty;
 
+import io.adaps.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,7 +29,7 @@ import io.adaps.transport.TransportConfig;
 class MisbehavingPeerTest {
     private final Nodes nodes = new Nodes();
     private final List<PeerAddress> peers = Ports.loopback(2);
-    private final Nodes.Inbox[] inboxes = {new Nodes.Inbox(), new Nodes.Inbox()};
+    private final Inbox[] inboxes = {new Inbox(), new Inbox()};
 
     @AfterEach
     void close() {

@@ -3,37 +3,18 @@ package io.adaps.transport.netty;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import io.adaps.api.PeerFailedException;
 import io.adaps.transport.MessageHandler;
 import io.adaps.transport.PeerAddress;
 import io.adaps.transport.TransportConfig;
 
 /** Test clusters of {@link NettyTransport}s: configs, concurrent start, an inbox per node. */
 final class Nodes implements AutoCloseable {
-    /** What one node received. */
-    static class Inbox implements MessageHandler {
-        final ConcurrentLinkedQueue<String> messages = new ConcurrentLinkedQueue<>();
-        final ConcurrentLinkedQueue<PeerFailedException> failures = new ConcurrentLinkedQueue<>();
-
-        @Override
-        public void onMessage(int peer, DirectBuffer buffer, int offset, int length) {
-            messages.add(peer + ":" + buffer.getStringWithoutLengthAscii(offset, length));
-        }
-
-        @Override
-        public void onPeerFailure(PeerFailedException failure) {
-            failures.add(failure);
-        }
-    }
-
     private final List<NettyTransport> transports = new CopyOnWriteArrayList<>();
 
     /** A config like the contract's, with the given timing. */

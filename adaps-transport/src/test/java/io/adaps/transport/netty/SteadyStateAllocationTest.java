@@ -1,5 +1,6 @@
 package io.adaps.transport.netty;
 
+import io.adaps.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -63,7 +64,7 @@ class SteadyStateAllocationTest {
         List<PeerAddress> peers = Ports.loopback(2);
         Counter receiver = new Counter();
         List<NettyTransport> cluster = nodes.start(List.of(Nodes.config(0, peers), Nodes.config(1, peers)),
-                List.of(new Nodes.Inbox(), receiver));
+                List.of(new Inbox(), receiver));
         UnsafeBuffer message = new UnsafeBuffer(new byte[48]);
         message.putByte(0, (byte) 1);
         sendAll(cluster.get(0), message, receiver, MESSAGES);
