@@ -77,4 +77,40 @@ class BuilderValidationTest {
                     .hasMessage("row=4 (expected 0..3 in table 'u')");
         }
     }
+
+    @Test
+    void clusterSettingsAndEnvironment() {
+        AdaPS.Builder builder = AdaPS.builder().table(TableSpec.of("t", 4, 1));
+        assertThatThrownBy(() -> builder.fromEnvironment(java.util.Map.of("ADAPS_NODE_ID", "one")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ADAPS_NODE_ID='one' (expected a node id 0, 1, ...)");
+        assertThatThrownBy(() -> builder.fromEnvironment(java.util.Map.of("ADAPS_PEERS", "a:1,b")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("address='b' (expected host:port)");
+        assertThatThrownBy(() -> builder.peers(java.util.List.of("a:1", "a:1")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("peers=[a:1, a:1] (expected distinct addresses; a:1 is listed twice)");
+        assertThatThrownBy(() -> builder.fromEnvironment(java.util.Map.of("ADAPS_PEERS", "a:1,b:99999")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("address='b:99999' (expected a port in 1..65535)");
+        assertThatThrownBy(() -> builder.failureTimeout(java.time.Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("failureTimeout=PT0S (expected > 0)");
+        assertThatThrownBy(() -> builder.maxMessageBytes(10)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxMessageBytes=10 (expected 65536..268435456)");
+        // A refused environment changed nothing: still a cluster of one.
+        try (AdaPS node = builder.build()) {
+            assertThat(node.clusterSize()).isEqualTo(1);
+        }
+        // A node id that the peers do not have, and a cluster without a transport on the class path.
+        builder.fromEnvironment(java.util.Map.of("ADAPS_NODE_ID", "2", "ADAPS_PEERS", "127.0.0.1:7001, 127.0.0.1:7002"));
+        assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
+                .hasMessage("nodeId=2 (expected 0..1, an index into peers=[127.0.0.1:7001, 127.0.0.1:7002])");
+        builder.nodeId(1);
+        assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("peers=[127.0.0.1:7001, 127.0.0.1:7002] (expected a transport for a cluster");
+        assertThatThrownBy(() -> builder.heartbeatInterval(java.time.Duration.ofSeconds(2)).transport(
+                        new io.adaps.transport.InJvmTransport(new io.adaps.transport.InJvmNetwork())).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("failureTimeout=PT3S (expected at least twice heartbeatInterval=PT2S)");
+    }
 }

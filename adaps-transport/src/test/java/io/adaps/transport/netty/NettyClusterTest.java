@@ -1,8 +1,14 @@
 package io.adaps.transport.netty;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.List;
 
+import org.junit.jupiter.api.Test;
+
+import io.adaps.api.TableSpec;
 import io.adaps.cluster.ClusterContract;
+import io.adaps.cluster.TestCluster;
 import io.adaps.transport.PeerAddress;
 import io.adaps.transport.Transport;
 
@@ -16,5 +22,24 @@ class NettyClusterTest extends ClusterContract {
     @Override
     protected List<String> addresses(int nodes) {
         return Ports.loopback(nodes).stream().map(PeerAddress::toString).toList();
+    }
+
+    @Test
+    void closingAClusterLeavesNoThreads() throws Exception {
+        try (TestCluster cluster = new TestCluster(3, addresses(3), this::newTransport,
+                b -> b.table(TableSpec.of("t", 9, 2)))) {
+            cluster.node(0).worker().push(new long[] {0, 4, 8}, new float[6]);
+            assertThat(threads()).isNotEmpty();
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!threads().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(threads()).as("transport threads left after close").isEmpty();
+    }
+
+    private static List<String> threads() {
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                .filter(name -> name.startsWith("adaps-netty-")).toList();
     }
 }
