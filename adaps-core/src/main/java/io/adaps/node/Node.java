@@ -231,7 +231,13 @@ public final class Node implements AdaPS, MessageHandler {
         switch (type) {
             case PULL, PUSH, SET -> server.serve(peer, message);
             case PULL_REPLY, ACK, ERROR -> routeAnswer(peer, message);
-            case BARRIER_ENTER -> barrier.onEnter(message.requestId());
+            case BARRIER_ENTER -> {
+                if (nodeId() == 0) {
+                    barrier.onEnter(message.requestId());
+                } else {
+                    LOG.error("node {}: dropped BARRIER_ENTER from {} (expected only at node 0)", nodeId(), describePeer(peer));
+                }
+            }
             case BARRIER_RELEASE -> barrier.onRelease(message.requestId());
             case LEAVE -> markFailed(new PeerFailedException(peer, transportConfig.peers().get(peer) + " left the cluster"));
             default -> throw new AssertionError(type);
