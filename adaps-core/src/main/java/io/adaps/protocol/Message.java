@@ -1,9 +1,11 @@
 package io.adaps.protocol;
 
 import java.nio.ByteOrder;
+import java.util.Objects;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.UnsafeApi;
 
 /**
  * Flyweight over one node-to-node message in a buffer. All fields little-endian.
@@ -37,6 +39,9 @@ public final class Message {
     /** Bytes of one row id in a body. */
     public static final int ROW_LENGTH = Long.BYTES;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+    /** On little-endian platforms values are copied in bulk: the wire order is the memory order. */
+    private static final boolean BULK = ByteOrder.nativeOrder() == ORDER;
+    private static final long FLOAT_BASE = UnsafeApi.arrayBaseOffset(float[].class);
     private static final int TYPE = 0;
     private static final int FLAGS = 1;
     private static final int TABLE = 2;
@@ -132,8 +137,19 @@ public final class Message {
         return offset + HEADER_LENGTH + i * valueLength * Float.BYTES;
     }
 
-    /** Reads {@code count} floats starting at buffer offset {@code at} into {@code dst[dstOffset..]}. */
+    /**
+     * Reads {@code count} floats starting at buffer offset {@code at} into {@code dst[dstOffset..]}.
+     *
+     * @throws IndexOutOfBoundsException if either range is outside its array or buffer
+     */
     public void readFloats(int at, float[] dst, int dstOffset, int count) {
+        if (BULK) {
+            buffer.boundsCheck(at, count * Float.BYTES);
+            Objects.checkFromIndexSize(dstOffset, count, dst.length);
+            UnsafeApi.copyMemory(buffer.byteArray(), buffer.addressOffset() + at, dst,
+                    FLOAT_BASE + (long) dstOffset * Float.BYTES, (long) count * Float.BYTES);
+            return;
+        }
         for (int i = 0; i < count; i++) {
             dst[dstOffset + i] = buffer.getFloat(at + i * Float.BYTES, ORDER);
         }
@@ -165,11 +181,25 @@ public final class Message {
         return at + ROW_LENGTH;
     }
 
-    /** Writes {@code count} floats from {@code src[srcOffset..]} at {@code at}; returns the offset after them. */
+    /**
+     * Writes {@code count} floats from {@code src[srcOffset..]} at {@code at} (growing an expandable
+     * buffer as needed); returns the offset after them.
+     *
+     * @throws IndexOutOfBoundsException if either range is outside its array or a fixed buffer
+     */
     public static int writeFloats(MutableDirectBuffer buffer, int at, float[] src, int srcOffset, int count) {
+        int end = at + count * Float.BYTES;
+        if (BULK) {
+            buffer.checkLimit(end);
+            buffer.boundsCheck(at, count * Float.BYTES);
+            Objects.checkFromIndexSize(srcOffset, count, src.length);
+            UnsafeApi.copyMemory(src, FLOAT_BASE + (long) srcOffset * Float.BYTES, buffer.byteArray(),
+                    buffer.addressOffset() + at, (long) count * Float.BYTES);
+            return end;
+        }
         for (int i = 0; i < count; i++) {
             buffer.putFloat(at + i * Float.BYTES, src[srcOffset + i], ORDER);
         }
-        return at + count * Float.BYTES;
+        return end;
     }
 }
