@@ -39,6 +39,7 @@ class ExamplesTest {
             --rank=0                 ; --rank=0 (expected > 0)
             --epochs=-3              ; --epochs=-3 (expected > 0)
             --threads=0              ; --threads=0 (expected > 0)
+            --batch=0                ; --batch=0 (expected > 0)
             --lr=0                   ; --lr=0.0 (expected a finite value > 0)
             --lr=NaN                 ; --lr=NaN (expected a finite value > 0)
             --reg=-0.5               ; --reg=-0.5 (expected a finite value >= 0)
@@ -85,11 +86,12 @@ class ExamplesTest {
         assertThat(run.exitCode()).isZero();
         assertThat(run.out())
                 .contains("data: generated 200 x 100, 20000 entries, true rank 10, noise 0.1, zipf 1.1")
-                .contains("model: rank 8, lr 0.1, reg 0.01, 2 epoch(s), 2 thread(s), seed 42")
+                .contains("model: rank 8, lr 0.1, reg 0.01, 2 epoch(s), seed 42")
+                .contains("training: 1 node(s) x 2 thread(s), batches of 1024 entries")
                 .contains("entries: 18000 train, 2000 test, of a 200 x 100 matrix")
                 .containsPattern("epoch +0: initial model +train RMSE 0\\.\\d{4}, test RMSE 0\\.\\d{4}")
                 .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* train RMSE 0\\.\\d{4}, test RMSE 0\\.\\d{4}")
-                .contains("NodeMetrics[workers=2, localPulls=");
+                .containsPattern("after epoch 2, node 0: 3 workers; local pull/push/set \\d+/\\d+/0, remote 0/0/0 \\(100\\.0% local\\)");
     }
 
     @Test

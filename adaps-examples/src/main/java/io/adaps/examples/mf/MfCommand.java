@@ -12,10 +12,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.ClusterException;
+import io.adaps.examples.FinalBarrier;
 import io.adaps.util.SplitMix;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -23,19 +22,26 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code mf} subcommand: trains a matrix factorization with {@link MfTrainer} on a single
- * node and reports, per epoch, the time, train and test RMSE and the node's metrics.
+ * The {@code mf} subcommand: trains a matrix factorization with {@link MfTrainer} and reports, per
+ * epoch, the time, train and test RMSE and the node's metrics.
+ *
+ * <p>Started with {@code ADAPS_NODE_ID} and {@code ADAPS_PEERS} in the environment (as the
+ * {@code launch} command does), it runs as one node of a cluster; without them, as a single node.
+ * Every node loads or generates the same data from the same flags and trains on its part of it
+ * ({@link MfRun}).
  *
  * <p>Without {@code --train} it trains on a {@link SyntheticMatrix}, whose noise level is the best
  * test RMSE any model can reach, so the output shows how close training gets. The defaults are
- * sized to finish in well under a minute on two cores. Flags are validated before anything runs;
- * a bad flag is a usage error (exit code 2) whose message names the flag and what was expected.
+ * sized to finish in about a minute on two cores, as a single node or as two nodes of one thread
+ * each. Flags are validated before anything runs; a bad flag is a usage error (exit code 2) whose
+ * message names the flag and what was expected.
  */
 @Command(name = "mf",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-            "Trains a matrix factorization with Hogwild SGD on a single AdaPS node.",
+            "Trains a matrix factorization with Hogwild SGD on AdaPS: on a single node, or as one node of a "
+                    + "cluster when ADAPS_NODE_ID and ADAPS_PEERS are set (see the launch command).",
             "",
             "Trains on the Matrix Market files given with --train (and --test), else on a generated matrix: a "
                     + "random low-rank matrix plus Gaussian noise, observed at zipf-skewed positions.",
@@ -67,8 +73,12 @@ public final class MfCommand implements Callable<Integer> {
     private int epochs;
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
-            description = "Training threads (default: ${DEFAULT-VALUE}).")
+            description = "Training threads per node (default: ${DEFAULT-VALUE}).")
     private int threads;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "" + MfTrainer.DEFAULT_BATCH,
+            description = "Entries per batch of pulls and pushes of a thread (default: ${DEFAULT-VALUE}).")
+    private int batch;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
             description = "Seed of everything random: data, split, shuffle, initial model (default: ${DEFAULT-VALUE}).")
@@ -117,16 +127,26 @@ public final class MfCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         validate();
-        PrintWriter out = spec.commandLine().getOut();
-        out.println(describeData());
-        out.printf(Locale.ROOT, "model: rank %d, lr %s, reg %s, %d epoch(s), %d thread(s), seed %d%n",
-                rank, learningRate, regularization, epochs, threads, seed);
         long start = System.nanoTime();
         MfData.Split data = loadData();
-        out.printf(Locale.ROOT, "entries: %d train, %d test, of a %d x %d matrix (%.2f s to load)%n",
-                data.train().size(), data.test().size(), data.train().numRows(), data.train().numCols(),
-                (System.nanoTime() - start) / 1e9);
-        train(data, out);
+        double loadSeconds = (System.nanoTime() - start) / 1e9;
+        PrintWriter out = spec.commandLine().getOut();
+        MfData train = data.train();
+        try (AdaPS node = startNode(train);
+             MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, learningRate, regularization,
+                     threads, batch)) {
+            if (node.nodeId() == 0) {
+                out.println(describeData());
+                out.printf(Locale.ROOT, "model: rank %d, lr %s, reg %s, %d epoch(s), seed %d%n", rank, learningRate,
+                        regularization, epochs, seed);
+                out.printf(Locale.ROOT, "training: %d node(s) x %d thread(s), batches of %d entries%n",
+                        node.clusterSize(), threads, batch);
+                out.printf(Locale.ROOT, "entries: %d train, %d test, of a %d x %d matrix (%.2f s to load)%n",
+                        train.size(), data.test().size(), train.numRows(), train.numCols(), loadSeconds);
+            }
+            new MfRun(node, trainer, data, out).run(epochs);
+            FinalBarrier.await(node, spec.commandLine().getErr());
+        }
         return 0;
     }
 
@@ -137,6 +157,7 @@ public final class MfCommand implements Callable<Integer> {
             ExampleChecks.checkNonNegativeFinite(regularization, "--reg");
             checkPositive(epochs, "--epochs");
             checkPositive(threads, "--threads");
+            checkPositive(batch, "--batch");
             ExampleChecks.checkOpenFraction(testFraction, "--test-fraction");
             checkPositive(rows, "--rows");
             checkPositive(cols, "--cols");
@@ -206,41 +227,17 @@ public final class MfCommand implements Callable<Integer> {
         return new MfData.Split(train.shuffled(splitSeed), test);
     }
 
-    private void train(MfData.Split data, PrintWriter out) {
-        MfData train = data.train();
-        long modelSeed = SplitMix.hash(seed, MODEL_SEED, 0);
-        try (AdaPS node = MfTables.startNode(train.numRows(), train.numCols(), rank, modelSeed);
-             MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, learningRate, regularization,
-                     threads)) {
-            out.printf(Locale.ROOT, "epoch %3d: %-43s train RMSE %.4f, test RMSE %.4f%n",
-                    0, "initial model", trainer.rmse(train), trainer.rmse(data.test()));
-            for (int epoch = 1; epoch <= epochs; epoch++) {
-                long start = System.nanoTime();
-                try (ProgressBar bar = progressBar(epoch, train.size())) {
-                    trainer.epoch(train, bar::stepBy);
-                }
-                long trained = System.nanoTime();
-                double trainRmse = trainer.rmse(train);
-                double testRmse = trainer.rmse(data.test());
-                double seconds = (trained - start) / 1e9;
-                out.printf(Locale.ROOT, "epoch %3d: %6.2f s, %5.2f M entries/s, %5.2f s eval, train RMSE %.4f, "
-                                + "test RMSE %.4f%n", epoch, seconds, train.size() / seconds / 1e6,
-                        (System.nanoTime() - trained) / 1e9, trainRmse, testRmse);
-                out.println("           " + node.metrics());
-            }
-        }
-    }
-
     /**
-     * A bar on stderr; the training threads move it in coarse steps, and it redraws on its own
-     * thread. Without a console (output piped or logged) it draws plain ASCII without colors.
+     * Starts this process's node: a single node, or the node the environment names (see
+     * {@link AdaPS.Builder#fromEnvironment()}), holding the factor tables and the evaluation sums.
      */
-    private static ProgressBar progressBar(int epoch, long entries) {
-        return new ProgressBarBuilder()
-                .setTaskName("epoch " + epoch)
-                .setInitialMax(entries)
-                .setUpdateIntervalMillis(250)
-                .setStyle(System.console() == null ? ProgressBarStyle.ASCII : ProgressBarStyle.COLORFUL_UNICODE_BLOCK)
-                .build();
+    private AdaPS startNode(MfData train) {
+        AdaPS.Builder builder = MfTables.builder(train.numRows(), train.numCols(), rank,
+                SplitMix.hash(seed, MODEL_SEED, 0)).table(ClusterRmse.spec(epochs + 1));
+        try {
+            return builder.fromEnvironment().build();
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ClusterException("cluster configuration from the environment: " + e.getMessage(), e);
+        }
     }
 }

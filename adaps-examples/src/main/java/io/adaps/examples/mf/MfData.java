@@ -3,6 +3,7 @@ package io.adaps.examples.mf;
 import static io.adaps.util.Checks.checkNotNull;
 import static io.adaps.util.Checks.checkPositive;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -12,7 +13,7 @@ import java.util.SplittableRandom;
  * <p>Entries live in three parallel primitive arrays, so training loops read them without boxing
  * or pointer chasing. The arrays are shared, not copied: {@link #rows()}, {@link #cols()} and
  * {@link #values()} return them for fast loops, and callers must not modify them. Derived data
- * sets ({@link #shuffled}, {@link #split}) are new arrays.
+ * sets ({@link #shuffled}, {@link #split}, {@link #part}) are new arrays.
  */
 public final class MfData {
     private final int numRows;
@@ -100,6 +101,24 @@ public final class MfData {
         int[] order = permutation(size(), seed);
         int testSize = (int) Math.round(size() * testFraction);
         return new Split(select(order, testSize, size()), select(order, 0, testSize));
+    }
+
+    /**
+     * Part {@code part} of {@code parts} contiguous, nearly equal parts of the entries, in order:
+     * entries {@code [part * size / parts, (part + 1) * size / parts)}. Every node of a cluster takes
+     * its own part of the same (shuffled) entries.
+     *
+     * @throws IllegalArgumentException unless {@code 0 <= part < parts}
+     */
+    public MfData part(int part, int parts) {
+        checkPositive(parts, "parts");
+        if (part < 0 || part >= parts) {
+            throw new IllegalArgumentException("part=" + part + " (expected 0.." + (parts - 1) + ")");
+        }
+        int from = (int) ((long) part * size() / parts);
+        int to = (int) ((long) (part + 1) * size() / parts);
+        return new MfData(numRows, numCols, Arrays.copyOfRange(rows, from, to), Arrays.copyOfRange(cols, from, to),
+                Arrays.copyOfRange(values, from, to));
     }
 
     /** A seeded Fisher-Yates permutation of {@code 0 .. n - 1}. */

@@ -1,83 +1,167 @@
 package io.adaps.examples.mf;
 
 import static io.adaps.util.Checks.checkNotNull;
+import static io.adaps.util.Checks.checkPositive;
 import static io.adaps.util.Checks.checkPositiveFinite;
 
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
 
 /**
- * The per-entry work of SGD matrix factorization for one training thread, on AdaPS tables.
+ * The work of SGD matrix factorization for one training thread, on AdaPS tables, in batches of
+ * entries.
  *
  * <p>For entry {@code (r, c, v)} with row factor {@code u} and column factor {@code w}, the error
  * is {@code e = v - u . w} and the loss {@code e^2 + reg * (|u|^2 + |w|^2)}; a step moves
  * {@code u += lr * (e * w - reg * u)} and {@code w += lr * (e * u - reg * w)}, both computed from the
- * pulled (old) values. The steps are pushed as updates to additive tables rather than written
- * back, so concurrent steps on the same row from other threads (or, later, other nodes) add up
- * instead of overwriting each other: Hogwild without lost updates.
+ * old values.
  *
- * <p>Belongs to the thread of its worker. The four {@code rank}-sized buffers are allocated once,
- * so a step allocates nothing.
+ * <p>A batch pulls the distinct rows and columns its entries touch with one multi-row pull per
+ * table, runs the steps of its entries in order on those copies (so an entry sees the steps of the
+ * entries before it, as in sequential SGD), and pushes the accumulated steps as updates to additive
+ * tables. On a cluster a batch therefore costs one round trip per peer instead of several per
+ * entry, and concurrent steps of other threads and nodes on the same row add up instead of
+ * overwriting each other: Hogwild without lost updates, where the other threads' steps become
+ * visible at the next batch. A batch of one entry is plain per-entry Hogwild.
+ *
+ * <p>Belongs to the thread of its worker; the buffers are allocated once, so training allocates
+ * nothing.
  */
 public final class MfSgdKernel {
-    private final TableView rowFactors;
-    private final TableView colFactors;
+    private final Worker worker;
+    private final RowBatch rowBatch;
+    private final RowBatch colBatch;
+    private final int batchSize;
+    private final int rank;
     private final float learningRate;
     private final float regularization;
-    private final float[] u;
-    private final float[] w;
-    private final float[] du;
-    private final float[] dw;
 
     /**
      * A kernel on {@code worker}'s views of the two factor tables.
      *
+     * @param batchSize entries per batch, > 0
      * @throws IllegalArgumentException if a table is unknown, the tables' value lengths differ, or a
-     *                                  rate is out of range
+     *                                  rate or the batch size is out of range
      */
-    public MfSgdKernel(Worker worker, String rowTable, String colTable, float learningRate, float regularization) {
+    public MfSgdKernel(Worker worker, String rowTable, String colTable, float learningRate, float regularization,
+                       int batchSize) {
         checkNotNull(worker, "worker");
-        this.rowFactors = worker.table(rowTable);
-        this.colFactors = worker.table(colTable);
-        int rank = rowFactors.table().valueLength();
+        TableView rowFactors = worker.table(rowTable);
+        TableView colFactors = worker.table(colTable);
+        this.rank = rowFactors.table().valueLength();
         if (colFactors.table().valueLength() != rank) {
             throw new IllegalArgumentException("valueLength=" + colFactors.table().valueLength() + " of table '"
                     + colTable + "' (expected " + rank + ", the value length of table '" + rowTable + "')");
         }
         this.learningRate = checkPositiveFinite(learningRate, "learningRate");
         this.regularization = ExampleChecks.checkNonNegativeFinite(regularization, "regularization");
-        this.u = new float[rank];
-        this.w = new float[rank];
-        this.du = new float[rank];
-        this.dw = new float[rank];
+        this.batchSize = checkPositive(batchSize, "batchSize");
+        this.worker = worker;
+        this.rowBatch = new RowBatch(rowFactors, (int) Math.min(batchSize, rowFactors.table().rows()));
+        this.colBatch = new RowBatch(colFactors, (int) Math.min(batchSize, colFactors.table().rows()));
     }
 
-    /** One SGD step on entry {@code (row, col, value)}; returns the squared error before the step. */
-    public float step(int row, int col, float value) {
-        float error = value - pullAndPredict(row, col);
+    /**
+     * Runs the SGD steps of entries {@code [from, to)} of {@code data}, in order, and returns once
+     * every update is applied.
+     *
+     * @return the sum over the entries of the squared error before each entry's step
+     * @throws IllegalArgumentException if the range is not within the data
+     */
+    public double train(MfData data, int from, int to) {
+        checkEntries(data, from, to);
+        int[] rows = data.rows();
+        int[] cols = data.cols();
+        float[] values = data.values();
+        double sum = 0;
+        for (int start = from; start < to; start += batchSize) {
+            int end = Math.min(to, start + batchSize);
+            pull(rows, cols, start, end);
+            float[] du = rowBatch.updates;
+            float[] dw = colBatch.updates;
+            for (int i = start; i < end; i++) {
+                sum += step(rowBatch.offset(rows[i]), colBatch.offset(cols[i]), values[i], du, dw);
+            }
+            rowBatch.pushAsync();
+            colBatch.pushAsync();
+            rowBatch.clear();
+            colBatch.clear();
+        }
+        worker.waitAll();
+        return sum;
+    }
+
+    /**
+     * The sum of the squared errors of the current model on entries {@code [from, to)} of
+     * {@code data}; changes nothing.
+     *
+     * @throws IllegalArgumentException if the range is not within the data
+     */
+    public double squaredErrors(MfData data, int from, int to) {
+        checkEntries(data, from, to);
+        int[] rows = data.rows();
+        int[] cols = data.cols();
+        float[] values = data.values();
+        float[] u = rowBatch.values;
+        float[] w = colBatch.values;
+        double sum = 0;
+        for (int start = from; start < to; start += batchSize) {
+            int end = Math.min(to, start + batchSize);
+            pull(rows, cols, start, end);
+            for (int i = start; i < end; i++) {
+                float error = values[i] - dot(u, rowBatch.offset(rows[i]), w, colBatch.offset(cols[i]));
+                sum += error * error;
+            }
+            rowBatch.clear();
+            colBatch.clear();
+        }
+        return sum;
+    }
+
+    private static void checkEntries(MfData data, int from, int to) {
+        checkNotNull(data, "data");
+        if (from < 0 || from > to || to > data.size()) {
+            throw new IllegalArgumentException("from=" + from + ", to=" + to + " (expected 0 <= from <= to <= "
+                    + data.size() + ", the entries of " + data + ")");
+        }
+    }
+
+    /** Collects the rows and columns of entries {@code [start, end)} and pulls them. */
+    private void pull(int[] rows, int[] cols, int start, int end) {
+        for (int i = start; i < end; i++) {
+            rowBatch.add(rows[i]);
+            colBatch.add(cols[i]);
+        }
+        long rowTicket = rowBatch.pullAsync();
+        long colTicket = colBatch.pullAsync();
+        worker.waitFor(rowTicket);
+        worker.waitFor(colTicket);
+    }
+
+    /** One step on the local copies at {@code uo} and {@code wo}, adding it to the updates; returns e^2. */
+    private float step(int uo, int wo, float value, float[] du, float[] dw) {
+        float[] u = rowBatch.values;
+        float[] w = colBatch.values;
+        float error = value - dot(u, uo, w, wo);
         float lr = learningRate;
         float reg = regularization;
-        for (int i = 0; i < u.length; i++) {
-            du[i] = lr * (error * w[i] - reg * u[i]);
-            dw[i] = lr * (error * u[i] - reg * w[i]);
+        for (int k = 0; k < rank; k++) {
+            float uk = u[uo + k];
+            float wk = w[wo + k];
+            float su = lr * (error * wk - reg * uk);
+            float sw = lr * (error * uk - reg * wk);
+            u[uo + k] = uk + su;
+            w[wo + k] = wk + sw;
+            du[uo + k] += su;
+            dw[wo + k] += sw;
         }
-        rowFactors.push(row, du, 0);
-        colFactors.push(col, dw, 0);
         return error * error;
     }
 
-    /** The squared error of the current model on entry {@code (row, col, value)}; changes nothing. */
-    public float squaredError(int row, int col, float value) {
-        float error = value - pullAndPredict(row, col);
-        return error * error;
-    }
-
-    private float pullAndPredict(int row, int col) {
-        rowFactors.pull(row, u, 0);
-        colFactors.pull(col, w, 0);
+    private float dot(float[] u, int uo, float[] w, int wo) {
         float dot = 0;
-        for (int i = 0; i < u.length; i++) {
-            dot += u[i] * w[i];
+        for (int k = 0; k < rank; k++) {
+            dot += u[uo + k] * w[wo + k];
         }
         return dot;
     }

@@ -42,9 +42,16 @@ public final class MfTables {
 
     /** Starts a single node holding both factor tables for a {@code numRows x numCols} matrix. */
     public static AdaPS startNode(int numRows, int numCols, int rank, long seed) {
+        return builder(numRows, numCols, rank, seed).build();
+    }
+
+    /**
+     * A node builder that declares both factor tables for a {@code numRows x numCols} matrix; add
+     * more tables or the cluster's settings before {@link AdaPS.Builder#build()}.
+     */
+    public static AdaPS.Builder builder(int numRows, int numCols, int rank, long seed) {
         return AdaPS.builder()
                 .table(rowSpec(numRows, rank, seed))
-                .table(colSpec(numCols, rank, seed))
-                .build();
+                .table(colSpec(numCols, rank, seed));
     }
 }

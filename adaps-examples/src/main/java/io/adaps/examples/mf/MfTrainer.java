@@ -14,22 +14,37 @@ import io.adaps.api.Table;
  * recommender systems", 2009).
  *
  * <p>An epoch splits the training entries into one contiguous share per thread (the entries are
- * expected in random order, see {@link MfData#split}) and each thread runs {@link MfSgdKernel#step}
- * on its share, with no coordination beyond what the node does per parameter. Each thread has its
- * own {@link io.adaps.api.Worker} and kernel, created once and bound to a thread of a
- * {@link ShardPool} that lives as long as the trainer.
+ * expected in random order, see {@link MfData#split}) and each thread runs {@link MfSgdKernel#train}
+ * on its share in batches, with no coordination beyond what the node does per parameter; an epoch
+ * returns once every update is applied. Each thread has its own {@link io.adaps.api.Worker} and
+ * kernel, created once and bound to a thread of a {@link ShardPool} that lives as long as the
+ * trainer.
  *
  * <p>The trainer takes a node that is already running and the names of its two factor tables, so
- * the same code trains on one node or on one node of a cluster.
+ * the same code trains on one node or on one node of a cluster (there, on the node's part of the
+ * entries, see {@link MfData#part}).
  */
 public final class MfTrainer implements AutoCloseable {
     /** Entries a thread processes between two progress reports: coarse, so reporting costs nothing. */
     static final int PROGRESS_STEP = 1 << 16;
+    /** Entries per batch of pulls and pushes, unless configured otherwise. */
+    public static final int DEFAULT_BATCH = 1024;
 
     private final Table rowTable;
     private final Table colTable;
     private final MfSgdKernel[] kernels;
     private final ShardPool pool;
+
+    /**
+     * A trainer with {@code threads} training threads on {@code node} and batches of
+     * {@value #DEFAULT_BATCH} entries.
+     *
+     * @see #MfTrainer(AdaPS, String, String, float, float, int, int)
+     */
+    public MfTrainer(AdaPS node, String rowTable, String colTable, float learningRate, float regularization,
+                     int threads) {
+        this(node, rowTable, colTable, learningRate, regularization, threads, DEFAULT_BATCH);
+    }
 
     /**
      * A trainer with {@code threads} training threads on {@code node}.
@@ -38,17 +53,18 @@ public final class MfTrainer implements AutoCloseable {
      * @param colTable       name of the table of column factors, of the same value length (the rank)
      * @param learningRate   SGD step size, finite and positive
      * @param regularization L2 regularization weight, finite and >= 0
+     * @param batchSize      entries per batch of pulls and pushes (see {@link MfSgdKernel}), > 0
      * @throws IllegalArgumentException naming the first argument out of range or unknown table
      */
     public MfTrainer(AdaPS node, String rowTable, String colTable, float learningRate, float regularization,
-                     int threads) {
+                     int threads, int batchSize) {
         checkNotNull(node, "node");
         checkPositive(threads, "threads");
         this.rowTable = node.table(rowTable);
         this.colTable = node.table(colTable);
         this.kernels = new MfSgdKernel[threads];
         for (int t = 0; t < threads; t++) {
-            kernels[t] = new MfSgdKernel(node.worker(), rowTable, colTable, learningRate, regularization);
+            kernels[t] = new MfSgdKernel(node.worker(), rowTable, colTable, learningRate, regularization, batchSize);
         }
         this.pool = new ShardPool(threads, "adaps-mf");
     }
@@ -65,17 +81,12 @@ public final class MfTrainer implements AutoCloseable {
     public double epoch(MfData train, LongConsumer progress) {
         checkFits(train);
         checkNotNull(progress, "progress");
-        int[] rows = train.rows();
-        int[] cols = train.cols();
-        float[] values = train.values();
         return pool.run(train.size(), (thread, from, to) -> {
             MfSgdKernel kernel = kernels[thread];
             double sum = 0;
             for (int start = from; start < to; start += PROGRESS_STEP) {
                 int end = Math.min(to, start + PROGRESS_STEP);
-                for (int i = start; i < end; i++) {
-                    sum += kernel.step(rows[i], cols[i], values[i]);
-                }
+                sum += kernel.train(train, start, end);
                 progress.accept(end - start);
             }
             return sum;
@@ -94,19 +105,18 @@ public final class MfTrainer implements AutoCloseable {
      * @throws IllegalArgumentException if the data does not fit the tables
      */
     public double rmse(MfData data) {
+        return Math.sqrt(squaredErrors(data) / data.size());
+    }
+
+    /**
+     * The sum of the squared errors of the current model on {@code data}, evaluated in parallel on
+     * the training threads. Nodes of a cluster add up their sums to get the cluster's RMSE.
+     *
+     * @throws IllegalArgumentException if the data does not fit the tables
+     */
+    public double squaredErrors(MfData data) {
         checkFits(data);
-        int[] rows = data.rows();
-        int[] cols = data.cols();
-        float[] values = data.values();
-        double sum = pool.run(data.size(), (thread, from, to) -> {
-            MfSgdKernel kernel = kernels[thread];
-            double partial = 0;
-            for (int i = from; i < to; i++) {
-                partial += kernel.squaredError(rows[i], cols[i], values[i]);
-            }
-            return partial;
-        });
-        return Math.sqrt(sum / data.size());
+        return pool.run(data.size(), (thread, from, to) -> kernels[thread].squaredErrors(data, from, to));
     }
 
     private void checkFits(MfData data) {

@@ -58,6 +58,27 @@ class MfDataTest {
     }
 
     @Test
+    void partsCutTheEntriesIntoContiguousNearlyEqualPiecesInOrder() {
+        MfData data = numbered(10);
+        List<Integer> joined = new ArrayList<>();
+        int[] sizes = new int[3];
+        for (int part = 0; part < 3; part++) {
+            MfData piece = data.part(part, 3);
+            sizes[part] = piece.size();
+            joined.addAll(entryIds(piece));
+            assertThat(piece.numRows()).isEqualTo(7);
+            assertThat(piece.numCols()).isEqualTo(5);
+        }
+        assertThat(sizes).containsExactly(3, 3, 4);
+        assertThat(joined).isEqualTo(entryIds(data));
+        assertThat(entryIds(data.part(0, 1))).isEqualTo(entryIds(data));
+        assertThat(numbered(2).part(0, 3).size()).isZero();
+        assertThatThrownBy(() -> data.part(3, 3)).hasMessage("part=3 (expected 0..2)");
+        assertThatThrownBy(() -> data.part(-1, 3)).hasMessage("part=-1 (expected 0..2)");
+        assertThatThrownBy(() -> data.part(0, 0)).hasMessage("parts=0 (expected > 0)");
+    }
+
+    @Test
     void refusesInconsistentEntries() {
         assertThatThrownBy(() -> new MfData(0, 5, new int[0], new int[0], new float[0]))
                 .hasMessage("numRows=0 (expected > 0)");

@@ -8,19 +8,26 @@ import io.adaps.api.AdaPS;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Worker;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class MfSgdKernelTest {
+    private static MfData oneEntry(int row, int col, float value) {
+        return new MfData(3, 2, new int[] {row}, new int[] {col}, new float[] {value});
+    }
+
     @Test
     void aStepMovesBothFactorsAlongTheRegularizedGradient() {
         try (AdaPS node = MfTables.startNode(3, 2, 2, 1)) {
             Worker worker = node.worker();
             worker.table(MfTables.ROWS).set(1, new float[] {1f, 2f}, 0);
             worker.table(MfTables.COLS).set(0, new float[] {0.5f, -1f}, 0);
-            MfSgdKernel kernel = new MfSgdKernel(worker, MfTables.ROWS, MfTables.COLS, 0.1f, 0.2f);
+            MfSgdKernel kernel = new MfSgdKernel(worker, MfTables.ROWS, MfTables.COLS, 0.1f, 0.2f, 4);
+            MfData entry = oneEntry(1, 0, 1f);
 
             // prediction 1 * 0.5 + 2 * -1 = -1.5, error 1 - (-1.5) = 2.5
-            assertThat(kernel.squaredError(1, 0, 1f)).isEqualTo(6.25f);
-            assertThat(kernel.step(1, 0, 1f)).isEqualTo(6.25f);
+            assertThat(kernel.squaredErrors(entry, 0, 1)).isEqualTo(6.25);
+            assertThat(kernel.train(entry, 0, 1)).isEqualTo(6.25);
 
             float[] u = new float[2];
             float[] w = new float[2];
@@ -34,11 +41,83 @@ class MfSgdKernelTest {
         }
     }
 
+    /**
+     * On one thread, every batch size is sequential SGD: each entry of a batch sees the steps of the
+     * entries before it, and the batch pushes exactly their sum.
+     */
+    @ParameterizedTest(name = "batch {0}")
+    @ValueSource(ints = {2, 7, 64, 1000})
+    void batchesOnOneThreadTrainExactlyLikeSingleEntrySteps(int batchSize) {
+        MfData data = new SyntheticMatrix(new SyntheticMatrix.Spec(6, 5, 300, 2, 0.1, 1.1, 3)).sample();
+        float[] expected = new float[(6 + 5) * 3];
+        float[] actual = new float[expected.length];
+        double expectedLoss = trainAndDump(data, 1, expected);
+        double actualLoss = trainAndDump(data, batchSize, actual);
+
+        assertThat(actualLoss).isCloseTo(expectedLoss, offset(1e-4 * expectedLoss));
+        for (int i = 0; i < expected.length; i++) {
+            assertThat(actual[i]).as("component %d", i).isCloseTo(expected[i], offset(1e-5f));
+        }
+    }
+
+    /** Trains two epochs on a fresh node; returns the loss sum and copies both tables into {@code dump}. */
+    private static double trainAndDump(MfData data, int batchSize, float[] dump) {
+        try (AdaPS node = MfTables.startNode(data.numRows(), data.numCols(), 3, 9)) {
+            Worker worker = node.worker();
+            MfSgdKernel kernel = new MfSgdKernel(worker, MfTables.ROWS, MfTables.COLS, 0.05f, 0.01f, batchSize);
+            double loss = kernel.train(data, 0, data.size()) + kernel.train(data, 0, data.size());
+            long[] keys = new long[(int) node.keys()];
+            for (int k = 0; k < keys.length; k++) {
+                keys[k] = k;
+            }
+            worker.pull(keys, 0, keys.length, dump, 0);
+            return loss;
+        }
+    }
+
     @Test
-    void refusesTablesOfDifferentRanks() {
+    void aBatchPullsAndPushesEachDistinctRowAndColumnOnce() {
+        MfData data = new MfData(3, 2, new int[] {0, 0, 1, 2}, new int[] {0, 1, 0, 0}, new float[] {1f, 2f, 3f, 4f});
+        try (AdaPS node = MfTables.startNode(3, 2, 2, 1)) {
+            MfSgdKernel kernel = new MfSgdKernel(node.worker(), MfTables.ROWS, MfTables.COLS, 0.1f, 0f, 3);
+            kernel.train(data, 0, 4);
+            // Batch 1: entries 0..2 touch rows {0, 1} and columns {0, 1}; batch 2: row 2 and column 0.
+            assertThat(node.metrics().localPulls()).isEqualTo(4 + 2);
+            assertThat(node.metrics().localPushes()).isEqualTo(4 + 2);
+        }
+    }
+
+    @Test
+    void squaredErrorsChangeNothingAndCoverOnlyTheRange() {
+        MfData data = new SyntheticMatrix(new SyntheticMatrix.Spec(6, 5, 50, 2, 0.1, 1.1, 4)).sample();
+        try (AdaPS node = MfTables.startNode(6, 5, 3, 2)) {
+            Worker worker = node.worker();
+            MfSgdKernel kernel = new MfSgdKernel(worker, MfTables.ROWS, MfTables.COLS, 0.05f, 0.01f, 8);
+            double all = kernel.squaredErrors(data, 0, 50);
+            double parts = kernel.squaredErrors(data, 0, 17) + kernel.squaredErrors(data, 17, 50);
+
+            assertThat(parts).isCloseTo(all, offset(1e-9 * all));
+            assertThat(kernel.squaredErrors(data, 0, 50)).isEqualTo(all);
+            assertThat(kernel.squaredErrors(data, 5, 5)).isZero();
+            assertThat(node.metrics().localPushes()).isZero();
+        }
+    }
+
+    @Test
+    void refusesBadArguments() {
         try (AdaPS node = AdaPS.builder().table(TableSpec.of("a", 3, 4)).table(TableSpec.of("b", 3, 5)).build()) {
-            assertThatThrownBy(() -> new MfSgdKernel(node.worker(), "a", "b", 0.1f, 0f))
+            assertThatThrownBy(() -> new MfSgdKernel(node.worker(), "a", "b", 0.1f, 0f, 1))
                     .hasMessage("valueLength=5 of table 'b' (expected 4, the value length of table 'a')");
+        }
+        try (AdaPS node = MfTables.startNode(3, 2, 2, 1)) {
+            assertThatThrownBy(() -> new MfSgdKernel(node.worker(), MfTables.ROWS, MfTables.COLS, 0.1f, 0f, 0))
+                    .hasMessage("batchSize=0 (expected > 0)");
+            MfSgdKernel kernel = new MfSgdKernel(node.worker(), MfTables.ROWS, MfTables.COLS, 0.1f, 0f, 1);
+            MfData entry = oneEntry(0, 0, 1f);
+            assertThatThrownBy(() -> kernel.train(entry, 0, 2))
+                    .hasMessage("from=0, to=2 (expected 0 <= from <= to <= 1, the entries of MfData[3 x 2, 1 entries])");
+            assertThatThrownBy(() -> kernel.squaredErrors(entry, 1, 0))
+                    .hasMessage("from=1, to=0 (expected 0 <= from <= to <= 1, the entries of MfData[3 x 2, 1 entries])");
         }
     }
 }

@@ -29,7 +29,8 @@ class MfTrainerTest {
             assertThat(trainer.rmse(data.test())).isLessThan(1.2 * NOISE);
             assertThat(trainer.rmse(data.train())).isLessThan(1.2 * NOISE);
             assertThat(lastEpochLoss).isLessThan(firstEpochLoss / 2);
-            assertThat(node.metrics().localPushes()).isEqualTo(2L * 9 * data.train().size());
+            // A batch pushes each distinct row and column once: fewer than two pushes per entry.
+            assertThat(node.metrics().localPushes()).isPositive().isLessThan(2L * 9 * data.train().size());
         }
     }
 

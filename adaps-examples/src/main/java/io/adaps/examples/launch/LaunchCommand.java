@@ -1,0 +1,102 @@
+package io.adaps.examples.launch;
+
+import static io.adaps.util.Checks.checkPositive;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+
+import io.adaps.examples.Examples;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code launch} subcommand: runs an application as a cluster of JVMs on this machine
+ * ({@link LocalCluster}), shows their output prefixed by node ({@link PrefixedConsole}) and exits
+ * with the first failed node's exit code, or 0.
+ *
+ * <p>Everything after the options (or after {@code --}) is the application's command line, passed
+ * unchanged to every node; the command line parser stops at the application's name
+ * ({@link Examples#commandLine()}).
+ */
+@Command(name = LaunchCommand.NAME,
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Starts a cluster of AdaPS nodes as JVMs on this machine and runs an application on every node.",
+            "",
+            "Each node gets ADAPS_NODE_ID, ADAPS_PEERS (free ports on 127.0.0.1) and a fresh ADAPS_CLUSTER_ID. "
+                    + "Output lines are prefixed with [node i]. When a node fails, the others are stopped a few "
+                    + "seconds later; the exit code is that of the first node that failed, 0 if none did. Ctrl-C "
+                    + "stops all nodes.",
+            ""},
+        footer = {"", "Example: adaps-example launch --nodes 2 -- mf --threads 1"})
+public final class LaunchCommand implements Callable<Integer> {
+    /** The subcommand's name. */
+    public static final String NAME = "launch";
+    /** How long the other nodes may run on after one failed: long enough to notice and report it. */
+    static final Duration FAILURE_GRACE = Duration.ofSeconds(5);
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2",
+            description = "Nodes, one JVM each (default: ${DEFAULT-VALUE}).")
+    private int nodes;
+
+    @Option(names = "--heap", paramLabel = "SIZE", defaultValue = "1g",
+            description = "Maximum heap of each node's JVM, as for -Xmx (default: ${DEFAULT-VALUE}).")
+    private String heap;
+
+    @Parameters(paramLabel = "APPLICATION", arity = "1..*",
+            description = "The application and its flags, run on every node, e.g. mf --threads 1.")
+    private List<String> application;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        validate();
+        LocalCluster.Spec cluster = new LocalCluster.Spec(nodes, Examples.class.getName(), application,
+                System.getProperty("java.class.path"), heap, FAILURE_GRACE);
+        PrefixedConsole console = new PrefixedConsole(spec.commandLine().getOut(), spec.commandLine().getErr());
+        try (LocalCluster running = LocalCluster.start(cluster, console)) {
+            Thread cleanup = new Thread(running::close, "adaps-launch-cleanup");
+            Runtime.getRuntime().addShutdownHook(cleanup);
+            try {
+                return running.await().exitCode();
+            } finally {
+                removeHook(cleanup);
+            }
+        }
+    }
+
+    private void validate() {
+        try {
+            checkPositive(nodes, "--nodes");
+            LocalCluster.Spec.checkHeap(heap, "--heap");
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        Set<String> applications = new TreeSet<>(spec.parent().subcommands().keySet());
+        applications.remove(NAME);
+        if (!applications.contains(application.get(0))) {
+            throw new ParameterException(spec.commandLine(), "APPLICATION=" + application.get(0) + " (expected one of "
+                    + applications + ")");
+        }
+    }
+
+    /** Removes the hook, unless the JVM is shutting down already (and running it). */
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook runs (or ran) and stops the nodes.
+        }
+    }
+}

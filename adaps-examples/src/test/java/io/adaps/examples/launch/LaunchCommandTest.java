@@ -1,0 +1,39 @@
+package io.adaps.examples.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.adaps.examples.Examples;
+import picocli.CommandLine;
+
+/** Flag validation of {@code launch}: every case fails before any process starts. */
+class LaunchCommandTest {
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', textBlock = """
+            --nodes=0 -- mf                  ; --nodes=0 (expected > 0)
+            --nodes=-2 mf --threads=1        ; --nodes=-2 (expected > 0)
+            --heap=lots -- mf                ; --heap=lots (expected a size such as 512m or 2g)
+            -- nope                          ; APPLICATION=nope (expected one of [mf])
+            -- launch --nodes=2 -- mf        ; APPLICATION=launch (expected one of [mf])
+            --nodes=2                        ; Missing required parameter: 'APPLICATION'
+            --bogus -- mf                    ; Unknown option: '--bogus'
+            """)
+    void badFlagsAreUsageErrorsNamingTheFlag(String flags, String message) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = Examples.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        String[] args = ("launch " + flags).split(" ");
+
+        assertThat(commandLine.execute(args)).isEqualTo(2);
+        assertThat(err.toString()).contains(message).contains("Usage: adaps-example launch");
+        assertThat(out.toString()).isEmpty();
+        assertThat(ProcessHandle.current().children()).isEmpty();
+    }
+}
