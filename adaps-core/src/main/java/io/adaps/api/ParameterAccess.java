@@ -18,8 +18,9 @@ package io.adaps.api;
  *       lives; concurrent pushes to one parameter never lose an update.</li>
  *   <li>{@code set} replaces values and leaves update-rule state (e.g. Adagrad's accumulator) alone.</li>
  *   <li>The {@code ...Async} forms return a ticket for {@link Worker#waitFor(long)} /
- *       {@link Worker#waitAll()}; until then the caller must not touch the buffer. Parts that are
- *       local to this node complete before the call returns.</li>
+ *       {@link Worker#waitAll()}; until then the caller must not touch the value buffer (the
+ *       ids are read before the call returns and may be reused at once). Parts that are local to
+ *       this node complete before the call returns.</li>
  *   <li>{@code intent} declares that this worker will access the ids during the clocks
  *       {@code [fromClock, toClock)} of its {@link Worker#clock() clock}. It is a hint: it never
  *       changes values, and the node uses it to place parameters ahead of time.</li>

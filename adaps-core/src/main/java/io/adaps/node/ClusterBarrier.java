@@ -11,8 +11,10 @@ import io.adaps.protocol.MessageType;
 /**
  * A cluster-wide barrier coordinated by node 0: every node counts its barriers; a node entering
  * barrier {@code b} tells node 0, which, once all nodes entered {@code b}, releases them all. A
- * failed or departed peer ends every wait with its {@link PeerFailedException}; every wait is
- * bounded by the barrier timeout.
+ * failed peer, or one that left before passing {@code b}, ends the wait with its
+ * {@link PeerFailedException}; a peer that left after passing {@code b} does not (its goodbye can
+ * overtake node 0's release, which travels on another connection). Every wait is bounded by the
+ * barrier timeout.
  */
 final class ClusterBarrier {
     private final Node node;
@@ -40,7 +42,7 @@ final class ClusterBarrier {
             }
             long deadline = System.nanoTime() + node.config().barrierTimeout().toNanos();
             while (released < barrier) {
-                PeerFailedException failure = node.anyPeerFailure();
+                PeerFailedException failure = node.barrierObstacle(barrier);
                 if (failure != null) {
                     throw failure;
                 }
@@ -57,6 +59,11 @@ final class ClusterBarrier {
         } finally {
             waiting = false;
         }
+    }
+
+    /** Barriers this node has passed. */
+    synchronized long passed() {
+        return released;
     }
 
     /** At node 0: {@code peer} entered {@code barrier}. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -53,6 +54,8 @@ public final class Node implements AdaPS, MessageHandler {
     private final ClusterBarrier barrier;
     private final AtomicReferenceArray<PeerFailedException> peerFailures;
     private final AtomicInteger peerFailureCount = new AtomicInteger();
+    /** Per peer: the barriers it had passed when it left, or -1 while it has not left. */
+    private final AtomicLongArray barriersPassedWhenLeft;
     private final ThreadLocal<Message> messages = ThreadLocal.withInitial(Message::new);
     private final LongAdder messagesSent = new LongAdder();
     private final LongAdder bytesSent = new LongAdder();
@@ -77,6 +80,10 @@ public final class Node implements AdaPS, MessageHandler {
         this.transport = transport;
         this.transportConfig = transportConfig;
         this.peerFailures = new AtomicReferenceArray<>(config.clusterSize());
+        this.barriersPassedWhenLeft = new AtomicLongArray(config.clusterSize());
+        for (int peer = 0; peer < config.clusterSize(); peer++) {
+            barriersPassedWhenLeft.set(peer, -1);
+        }
         this.roundTrips = new Recorder[config.clusterSize()];
         this.roundTripTotals = new Histogram[config.clusterSize()];
         for (int peer = 0; peer < config.clusterSize(); peer++) {
@@ -198,7 +205,7 @@ public final class Node implements AdaPS, MessageHandler {
             for (int peer = 0; peer < clusterSize(); peer++) {
                 if (peer != nodeId() && peerFailures.get(peer) == null) {
                     try {
-                        sendControl(peer, MessageType.LEAVE, 0);
+                        sendControl(peer, MessageType.LEAVE, barrier.passed());
                     } catch (RuntimeException e) {
                         LOG.debug("node {}: could not say goodbye to {}: {}", nodeId(), describePeer(peer), e.getMessage());
                     }
@@ -239,7 +246,12 @@ public final class Node implements AdaPS, MessageHandler {
                 }
             }
             case BARRIER_RELEASE -> barrier.onRelease(message.requestId());
-            case LEAVE -> markFailed(new PeerFailedException(peer, transportConfig.peers().get(peer) + " left the cluster"));
+            case LEAVE -> {
+                long passed = message.requestId();
+                barriersPassedWhenLeft.set(peer, passed);
+                markFailed(PeerFailedException.left(peer, "(" + transportConfig.peers().get(peer)
+                        + ") left the cluster after barrier " + passed));
+            }
             default -> throw new AssertionError(type);
         }
     }
@@ -264,7 +276,7 @@ public final class Node implements AdaPS, MessageHandler {
             return;
         }
         peerFailureCount.incrementAndGet();
-        if (closed || failure.getMessage().endsWith("left the cluster")) {
+        if (closed || failure.left()) {
             LOG.info("node {}: {}", nodeId(), failure.getMessage());
         } else {
             LOG.warn("node {}: {}", nodeId(), failure.getMessage());
@@ -301,11 +313,15 @@ public final class Node implements AdaPS, MessageHandler {
         return peerFailures.get(peer);
     }
 
-    /** Some failed peer's failure, or {@code null} if all are alive. */
-    PeerFailedException anyPeerFailure() {
+    /**
+     * The failure of a peer that keeps {@code barrier} from completing, or {@code null}: a peer that
+     * failed, or left before passing it. A peer that left after passing it is no obstacle: the
+     * coordinator's release is on its way (it may travel slower than the goodbye).
+     */
+    PeerFailedException barrierObstacle(long barrier) {
         for (int peer = 0; peer < clusterSize(); peer++) {
             PeerFailedException failure = peerFailures.get(peer);
-            if (failure != null) {
+            if (failure != null && !(failure.left() && barriersPassedWhenLeft.get(peer) >= barrier)) {
                 return failure;
             }
         }

@@ -305,4 +305,69 @@ public abstract class ClusterContract {
             assertThat(cluster.node(0).metrics().messagesSent()).isGreaterThan(8);
         }
     }
+
+    /**
+     * Regression (issue 3): a node that closes right after the last barrier says goodbye, and the
+     * goodbye can reach a third node before the coordinator's release; that must not fail the third
+     * node's barrier.
+     */
+    @Test
+    void closingRightAfterTheLastBarrierFailsNoBarrier() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            try (TestCluster cluster = cluster(3, Partitioning.RANGE, TableSpec.of("t", 3, 1))) {
+                List<Thread> threads = new ArrayList<>();
+                AtomicReference<Throwable> failure = new AtomicReference<>();
+                for (int n = 0; n < 3; n++) {
+                    AdaPS node = cluster.node(n);
+                    Thread thread = new Thread(() -> {
+                        try {
+                            node.barrier();
+                            node.close();
+                        } catch (Throwable e) {
+                            failure.compareAndSet(null, e);
+                        }
+                    });
+                    threads.add(thread);
+                    thread.start();
+                }
+                for (Thread thread : threads) {
+                    thread.join(30_000);
+                }
+                assertThat(failure.get()).as("round %d", round).isNull();
+            }
+        }
+    }
+
+    @Test
+    void aPeerThatLeftIsToldFromOneThatFailed() throws Exception {
+        try (TestCluster cluster = cluster(3, Partitioning.RANGE, TableSpec.of("t", 30, 1))) {
+            Worker worker = cluster.node(0).worker();
+            cluster.node(1).close();
+            cluster.transport(2).close();
+            await(() -> {
+                try {
+                    worker.pull(15, new float[1], 0);
+                    return false;
+                } catch (PeerFailedException e) {
+                    return e.left() && e.peer() == 1 && e.getMessage().contains("left the cluster after barrier 0");
+                }
+            });
+            await(() -> {
+                try {
+                    worker.pull(25, new float[1], 0);
+                    return false;
+                } catch (PeerFailedException e) {
+                    return !e.left() && e.peer() == 2;
+                }
+            });
+        }
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("condition within 10 s").isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
 }

@@ -84,6 +84,13 @@ public class MfEpochBenchmark {
     /** A single AdaPS node with the two factor tables and a trainer on it. */
     @State(Scope.Benchmark)
     public static class AdapsModel {
+        /**
+         * Entries per batch of the kernel: 1 is a pull and a push per row and entry, exactly the
+         * plain variant's access pattern; larger batches pull each distinct row once per batch.
+         */
+        @Param({"1", "1024"})
+        public int batch;
+
         AdaPS node;
         MfTrainer trainer;
 
@@ -91,7 +98,8 @@ public class MfEpochBenchmark {
         @Setup(Level.Trial)
         public void start(Data data) {
             node = MfTables.startNode(data.rows, data.cols, data.rank, SEED);
-            trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, LEARNING_RATE, REGULARIZATION, data.threads);
+            trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, LEARNING_RATE, REGULARIZATION, data.threads,
+                    batch);
         }
 
         /** Stops the training threads and the node. */

@@ -13,7 +13,6 @@ import java.util.concurrent.Callable;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.ClusterException;
-import io.adaps.examples.FinalBarrier;
 import io.adaps.util.SplitMix;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -145,7 +144,7 @@ public final class MfCommand implements Callable<Integer> {
                         train.size(), data.test().size(), train.numRows(), train.numCols(), loadSeconds);
             }
             new MfRun(node, trainer, data, out).run(epochs);
-            FinalBarrier.await(node, spec.commandLine().getErr());
+            node.barrier();
         }
         return 0;
     }

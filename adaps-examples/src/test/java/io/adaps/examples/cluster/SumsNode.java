@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.adaps.api.AdaPS;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Worker;
-import io.adaps.examples.FinalBarrier;
 
 /**
  * One node of {@link ClusterSumsIT}, a JVM of its own with {@code ADAPS_*} in its environment.
@@ -106,7 +105,7 @@ public final class SumsNode {
             System.out.println("pulled " + pulled.get() + " values, torn or impossible " + bad.get());
             System.out.println("remote pushes " + node.metrics().remotePushes() + ", remote pulls "
                     + node.metrics().remotePulls());
-            FinalBarrier.await(node, new PrintWriter(System.err, true));
+            node.barrier();
             return exact && bad.get() == 0 ? 0 : 1;
         }
     }
