@@ -224,6 +224,26 @@ def notes(methods, mode):
     return " ".join(text)
 
 
+def paired_rows(methods, mode, by_method):
+    """Rows of one table: {row key: {method: Result}}. The first method's results give the rows; a
+    baseline result joins every row whose thread count and parameters include all of its own (a
+    baseline may have fewer parameters, e.g. no `batch` for plain arrays)."""
+    first = by_method[methods[0]].get(mode, {})
+    if not first:
+        rows = OrderedDict()
+        for m in methods:
+            for key, result in by_method[m].get(mode, {}).items():
+                rows.setdefault(key, {})[m] = result
+        return rows
+    rows = OrderedDict((key, {methods[0]: result}) for key, result in first.items())
+    for m in methods[1:]:
+        for (threads, params), result in by_method[m].get(mode, {}).items():
+            for (row_threads, row_params), row in rows.items():
+                if row_threads == threads and set(params) <= set(row_params):
+                    row[m] = result
+    return rows
+
+
 def report(classes):
     out = []
     for cls, results in classes.items():
@@ -240,10 +260,7 @@ def report(classes):
         for methods in [list(p) for p in found] + [[m] for m in alone]:
             modes = OrderedDict.fromkeys(mode for m in methods for mode in by_method[m])
             for mode in modes:
-                rows = OrderedDict()
-                for m in methods:
-                    for key, result in by_method[m].get(mode, {}).items():
-                        rows.setdefault(key, {})[m] = result
+                rows = paired_rows(methods, mode, by_method)
                 out.append(f"### {' vs '.join(methods)} ({MODE_NAMES.get(mode, mode)})")
                 out.append("")
                 out.extend(table(layout, methods, mode, rows))

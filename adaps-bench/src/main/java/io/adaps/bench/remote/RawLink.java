@@ -41,8 +41,9 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * copies each request into a scratch array (the least it could do to serve it) and answers with
  * that many bytes copied from a prepared array (the least it could do to produce values); the
  * client copies the answer into the caller's array. The calling thread waits as an AdaPS worker
- * does ({@code RemoteOperations}): {@value #SPINS} spins, then parking until the event loop unparks
- * it, so that both pay the same wake-up cost and the difference is what lies between the waits.
+ * does ({@code RemoteOperations}): {@value #SPINS} spins, then yielding for up to 50 us, then parking
+ * until the event loop unparks it, so that both pay the same waiting cost and the difference is
+ * what lies between the waits.
  */
 final class RawLink implements AutoCloseable {
     /** Offset of the answer length in a request. */
@@ -50,6 +51,7 @@ final class RawLink implements AutoCloseable {
     private static final int LENGTH_PREFIX = 4;
     private static final int MAX_FRAME = 64 << 20;
     private static final int SPINS = 100;
+    private static final long YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     private static final long TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final EventLoopGroup serverGroup;
@@ -210,7 +212,11 @@ final class RawLink implements AutoCloseable {
             for (int spin = 0; spin < SPINS && !answered; spin++) {
                 Thread.onSpinWait();
             }
-            long deadline = System.nanoTime() + TIMEOUT_NANOS;
+            long start = System.nanoTime();
+            while (!answered && System.nanoTime() - start < YIELD_NANOS) {
+                Thread.yield();
+            }
+            long deadline = start + TIMEOUT_NANOS;
             while (!answered) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("no answer within " + TimeUnit.NANOSECONDS.toSeconds(TIMEOUT_NANOS) + " s");
