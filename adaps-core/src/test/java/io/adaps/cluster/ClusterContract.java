@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -25,6 +23,7 @@ import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.api.UpdateRules;
 import io.adaps.api.Worker;
+import io.adaps.testing.Concurrently;
 import io.adaps.transport.Transport;
 
 /**
@@ -52,31 +51,10 @@ public abstract class ClusterContract {
 
     /** Runs {@code body(node, worker)} on {@code workersPerNode} threads of every node. */
     private static void onAllWorkers(TestCluster cluster, int workersPerNode, WorkerBody body) throws Exception {
-        List<Thread> threads = new ArrayList<>();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        for (int n = 0; n < cluster.size(); n++) {
-            for (int w = 0; w < workersPerNode; w++) {
-                AdaPS node = cluster.node(n);
-                int nodeId = n;
-                int workerIndex = w;
-                Thread thread = new Thread(() -> {
-                    try {
-                        body.run(nodeId, workerIndex, node.worker());
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                }, "node-" + n + "-worker-" + w);
-                threads.add(thread);
-                thread.start();
-            }
-        }
-        for (Thread thread : threads) {
-            thread.join(TimeUnit.MINUTES.toMillis(3));
-            assertThat(thread.isAlive()).as("%s finished", thread.getName()).isFalse();
-        }
-        if (failure.get() != null) {
-            throw new AssertionError("a worker failed", failure.get());
-        }
+        Concurrently.run(cluster.size() * workersPerNode, Duration.ofMinutes(3), t -> {
+            int node = t / workersPerNode;
+            body.run(node, t % workersPerNode, cluster.node(node).worker());
+        });
     }
 
     interface WorkerBody {
@@ -206,33 +184,18 @@ public abstract class ClusterContract {
     void barriersHoldEveryNodeUntilAllArrive() throws Exception {
         try (TestCluster cluster = cluster(3, Partitioning.RANGE, TableSpec.of("t", 3, 1))) {
             AtomicBoolean lateNodeArrived = new AtomicBoolean();
-            List<Thread> threads = new ArrayList<>();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            for (int n = 0; n < 3; n++) {
-                int id = n;
-                Thread thread = new Thread(() -> {
-                    try {
-                        for (int round = 0; round < 5; round++) {
-                            if (id == 2 && round == 0) {
-                                Thread.sleep(300);
-                                lateNodeArrived.set(true);
-                            }
-                            cluster.node(id).barrier();
-                            if (!lateNodeArrived.get()) {
-                                throw new AssertionError("node " + id + " passed barrier before node 2 arrived");
-                            }
-                        }
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
+            Concurrently.run(3, Duration.ofSeconds(30), id -> {
+                for (int round = 0; round < 5; round++) {
+                    if (id == 2 && round == 0) {
+                        Thread.sleep(300);
+                        lateNodeArrived.set(true);
                     }
-                });
-                threads.add(thread);
-                thread.start();
-            }
-            for (Thread thread : threads) {
-                thread.join(30_000);
-            }
-            assertThat(failure.get()).isNull();
+                    cluster.node(id).barrier();
+                    if (!lateNodeArrived.get()) {
+                        throw new AssertionError("node " + id + " passed barrier before node 2 arrived");
+                    }
+                }
+            });
         }
     }
 
@@ -315,25 +278,10 @@ public abstract class ClusterContract {
     void closingRightAfterTheLastBarrierFailsNoBarrier() throws Exception {
         for (int round = 0; round < 10; round++) {
             try (TestCluster cluster = cluster(3, Partitioning.RANGE, TableSpec.of("t", 3, 1))) {
-                List<Thread> threads = new ArrayList<>();
-                AtomicReference<Throwable> failure = new AtomicReference<>();
-                for (int n = 0; n < 3; n++) {
-                    AdaPS node = cluster.node(n);
-                    Thread thread = new Thread(() -> {
-                        try {
-                            node.barrier();
-                            node.close();
-                        } catch (Throwable e) {
-                            failure.compareAndSet(null, e);
-                        }
-                    });
-                    threads.add(thread);
-                    thread.start();
-                }
-                for (Thread thread : threads) {
-                    thread.join(30_000);
-                }
-                assertThat(failure.get()).as("round %d", round).isNull();
+                Concurrently.run(3, Duration.ofSeconds(30), n -> {
+                    cluster.node(n).barrier();
+                    cluster.node(n).close();
+                });
             }
         }
     }

@@ -3,16 +3,17 @@ package io.adaps.cluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 import io.adaps.api.AdaPS;
+import io.adaps.testing.Concurrently;
 import io.adaps.transport.Transport;
 
 /**
  * Starts an in-process cluster: one node per thread (a node's build() returns only once all peers
- * are connected), each with its own transport. Closes all on {@link #close()}.
+ * are connected), each with its own transport. Closes all on {@link #close()}, or at once if
+ * any fails to start.
  */
 public final class TestCluster implements AutoCloseable {
     private final List<AdaPS> nodes = new ArrayList<>();
@@ -26,42 +27,29 @@ public final class TestCluster implements AutoCloseable {
      */
     public TestCluster(int size, List<String> addresses, IntFunction<Transport> transports,
                        UnaryOperator<AdaPS.Builder> configure) throws InterruptedException {
-        List<Thread> starters = new ArrayList<>();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
         AdaPS[] started = new AdaPS[size];
         for (int i = 0; i < size; i++) {
-            Transport transport = transports.apply(i);
-            this.transports.add(transport);
-            int id = i;
-            Thread starter = new Thread(() -> {
-                try {
-                    started[id] = configure.apply(AdaPS.builder()
-                                    .nodeId(id)
-                                    .peers(addresses)
-                                    .transport(transport)
-                                    .connectTimeout(Duration.ofSeconds(20))
-                                    .heartbeatInterval(Duration.ofMillis(200))
-                                    .failureTimeout(Duration.ofSeconds(2))
-                                    .operationTimeout(Duration.ofSeconds(20)))
-                            .build();
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
+            this.transports.add(transports.apply(i));
+        }
+        try {
+            Concurrently.run(size, Duration.ofSeconds(60), id -> started[id] = configure.apply(AdaPS.builder()
+                            .nodeId(id)
+                            .peers(addresses)
+                            .transport(this.transports.get(id))
+                            .connectTimeout(Duration.ofSeconds(20))
+                            .heartbeatInterval(Duration.ofMillis(200))
+                            .failureTimeout(Duration.ofSeconds(2))
+                            .operationTimeout(Duration.ofSeconds(20)))
+                    .build());
+        } finally {
+            for (AdaPS node : started) {
+                if (node != null) {
+                    nodes.add(node);
                 }
-            }, "start-node-" + i);
-            starters.add(starter);
-            starter.start();
-        }
-        for (Thread starter : starters) {
-            starter.join(60_000);
-        }
-        for (AdaPS node : started) {
-            if (node != null) {
-                nodes.add(node);
             }
-        }
-        if (failure.get() != null || nodes.size() != size) {
-            close();
-            throw new AssertionError("cluster did not start", failure.get());
+            if (nodes.size() != size) {
+                close();
+            }
         }
     }
 

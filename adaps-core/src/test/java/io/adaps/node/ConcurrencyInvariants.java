@@ -6,11 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
+
+import io.adaps.testing.Concurrently;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.TableSpec;
@@ -44,7 +44,7 @@ abstract class ConcurrencyInvariants {
                 }
                 plans.add(plan);
             }
-            runThreads(threads(), t -> {
+            Concurrently.run(threads(), t -> {
                 Worker worker = node.worker();
                 TableView view = worker.table("hot");
                 float[] batch = new float[3 * valueLength];
@@ -94,7 +94,7 @@ abstract class ConcurrencyInvariants {
             int writers = Math.max(1, threads() / 2);
             int readers = Math.max(1, threads() - writers);
             CountDownLatch writersDone = new CountDownLatch(writers);
-            runThreads(writers + readers, t -> {
+            Concurrently.run(writers + readers, t -> {
                 Worker worker = node.worker();
                 if (t < writers) {
                     // Pushes add (1, ..., 1), so every consistent state has equal components, and
@@ -147,7 +147,7 @@ abstract class ConcurrencyInvariants {
         int valueLength = 256;
         try (AdaPS node = AdaPS.builder().table(TableSpec.of("wide", 1, valueLength)).build()) {
             AtomicBoolean writing = new AtomicBoolean(true);
-            runThreads(2, t -> {
+            Concurrently.run(2, t -> {
                 Worker worker = node.worker();
                 float[] value = new float[valueLength];
                 if (t == 0) {
@@ -167,38 +167,6 @@ abstract class ConcurrencyInvariants {
                     }
                 }
             });
-        }
-    }
-
-    interface ThreadBody {
-        void run(int thread) throws Exception;
-    }
-
-    /** Runs {@code body} on {@code count} threads started together; rethrows the first failure. */
-    static void runThreads(int count, ThreadBody body) throws Exception {
-        CountDownLatch start = new CountDownLatch(1);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < count; t++) {
-            int id = t;
-            Thread thread = new Thread(() -> {
-                try {
-                    start.await();
-                    body.run(id);
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "test-worker-" + t);
-            threads.add(thread);
-            thread.start();
-        }
-        start.countDown();
-        for (Thread thread : threads) {
-            thread.join(TimeUnit.MINUTES.toMillis(5));
-            assertThat(thread.isAlive()).as("%s still running after 5 minutes", thread.getName()).isFalse();
-        }
-        if (failure.get() != null) {
-            throw new AssertionError("a test thread failed", failure.get());
         }
     }
 }

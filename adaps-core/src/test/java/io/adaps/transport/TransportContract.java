@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import io.adaps.api.ClusterException;
 import io.adaps.api.PeerFailedException;
+import io.adaps.testing.Concurrently;
 
 /**
  * The {@link Transport} contract, written once and run against every implementation (extend it and
@@ -62,40 +63,25 @@ public abstract class TransportContract {
     protected List<Transport> startCluster(Inbox... inboxes) throws Exception {
         List<PeerAddress> peers = addresses(inboxes.length);
         List<Transport> transports = new ArrayList<>();
-        List<Thread> starters = new ArrayList<>();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
         for (int node = 0; node < inboxes.length; node++) {
             Transport transport = newTransport();
             transports.add(transport);
             started.add(transport);
-            TransportConfig config = config(node, peers, "contract", "schema-1");
-            Inbox inbox = inboxes[node];
-            Thread starter = new Thread(() -> {
-                try {
-                    transport.start(config, inbox);
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            });
-            starters.add(starter);
-            starter.start();
         }
-        for (Thread starter : starters) {
-            starter.join(TimeUnit.SECONDS.toMillis(30));
-        }
-        if (failure.get() != null) {
-            throw new AssertionError("start failed", failure.get());
-        }
+        Concurrently.run(inboxes.length, Duration.ofSeconds(30),
+                node -> transports.get(node).start(config(node, peers, "contract", "schema-1"), inboxes[node]));
         return transports;
     }
 
-    protected static void send(Transport transport, int peer, String text) {
+    /** Sends {@code text} as an ASCII message. */
+    public static void send(Transport transport, int peer, String text) {
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[text.length()]);
         buffer.putStringWithoutLengthAscii(0, text);
         transport.send(peer, buffer, 0, text.length());
     }
 
-    protected static void await(String what, java.util.function.BooleanSupplier condition, Duration bound) {
+    /** Waits, polling, until {@code condition} holds; fails after {@code bound}. */
+    public static void await(String what, java.util.function.BooleanSupplier condition, Duration bound) {
         long deadline = System.nanoTime() + bound.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

@@ -1,5 +1,6 @@
 package io.adaps.transport.netty;
 
+import io.adaps.transport.TransportContract;
 import io.adaps.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -104,7 +105,7 @@ class BackPressureTest {
 
         receiver.slow.set(false);
         long expected = sent;
-        Nodes.await("everything sent arrives", () -> receiver.received.get() == expected, Duration.ofSeconds(20));
+        TransportContract.await("everything sent arrives", () -> receiver.received.get() == expected, Duration.ofSeconds(20));
         assertThat(receiver.outOfOrder).hasValue(0);
         assertThat(receiver.failures).hasValue(0);
         System.out.printf("sent %d, peak %d, blocked %d ms%n", sent, peakMemory, blockedNanos / 1_000_000);
@@ -135,7 +136,7 @@ class BackPressureTest {
         for (int i = 0; i < messages; i++) {
             cluster.get(0).send(1, message, 0, MESSAGE);
         }
-        Nodes.await("all echoes", () -> echoes.get() == 8 * messages, Duration.ofSeconds(20));
+        TransportContract.await("all echoes", () -> echoes.get() == 8 * messages, Duration.ofSeconds(20));
     }
 
     private TransportConfig config(int node) {

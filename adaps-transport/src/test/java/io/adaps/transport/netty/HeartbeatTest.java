@@ -1,5 +1,6 @@
 package io.adaps.transport.netty;
 
+import io.adaps.transport.TransportContract;
 import io.adaps.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,7 +53,7 @@ class HeartbeatTest {
             assertThat(inbox.failures).as("alive while it sends heartbeats").isEmpty();
             assertThat(fake.readFrame().type()).as("the idle node sends heartbeats").isEqualTo(Frame.HEARTBEAT);
 
-            Nodes.await("the silent peer reported", () -> !inbox.failures.isEmpty(), Duration.ofSeconds(5));
+            TransportContract.await("the silent peer reported", () -> !inbox.failures.isEmpty(), Duration.ofSeconds(5));
             long detectedMillis = (System.nanoTime() - silentSince) / 1_000_000;
             assertThat(detectedMillis).isBetween(FAILURE_TIMEOUT.toMillis() - 10,
                     FAILURE_TIMEOUT.toMillis() + 1_000);
@@ -62,7 +63,7 @@ class HeartbeatTest {
                         .endsWith(" ms");
             });
             assertThat(fake.closedByNode()).isTrue();
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Nodes.send(node, 1, "x"))
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> TransportContract.send(node, 1, "x"))
                     .isInstanceOf(io.adaps.api.PeerFailedException.class).hasMessageContaining("no heartbeat for");
         }
     }

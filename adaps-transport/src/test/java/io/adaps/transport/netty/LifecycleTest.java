@@ -1,5 +1,6 @@
 package io.adaps.transport.netty;
 
+import io.adaps.transport.TransportContract;
 import io.adaps.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -38,7 +39,7 @@ class LifecycleTest {
         startAll(peers, cluster);
         assertThat(Nodes.transportThreads()).contains("adaps-netty-0-1", "adaps-netty-1-1", "adaps-netty-2-1")
                 .allMatch(name -> name.matches("adaps-netty-[0-2]-[12]"));
-        Nodes.send(cluster.get(2), 0, "bye");
+        TransportContract.send(cluster.get(2), 0, "bye");
         cluster.forEach(NettyTransport::close);
         assertThat(Nodes.transportThreads()).isEmpty();
     }
@@ -122,7 +123,7 @@ class LifecycleTest {
         assertThatThrownBy(() -> new NettyTransport(0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("ioThreads=0 (expected > 0)");
         NettyTransport unstarted = new NettyTransport();
-        assertThatThrownBy(() -> Nodes.send(unstarted, 1, "x")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> TransportContract.send(unstarted, 1, "x")).isInstanceOf(IllegalStateException.class)
                 .hasMessage("transport is not started (expected a started transport)");
         unstarted.close();
     }

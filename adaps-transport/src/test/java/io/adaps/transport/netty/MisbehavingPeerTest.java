@@ -1,5 +1,6 @@
 package io.adaps.transport.netty;
 
+import io.adaps.transport.TransportContract;
 import io.adaps.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -56,9 +57,9 @@ class MisbehavingPeerTest {
             assertThat(log.text()).contains("ERROR Connection - node 0 (" + peers.get(0) + "): closing the connection with /127.0.0.1:")
                     .contains("protocol version=9 (expected 1)").contains("frame length=2147483647");
         }
-        Nodes.send(cluster.get(0), 1, "still");
-        Nodes.send(cluster.get(1), 0, "here");
-        Nodes.await("messages between the real nodes", () -> inboxes[1].messages.contains("0:still")
+        TransportContract.send(cluster.get(0), 1, "still");
+        TransportContract.send(cluster.get(1), 0, "here");
+        TransportContract.await("messages between the real nodes", () -> inboxes[1].messages.contains("0:still")
                 && inboxes[0].messages.contains("1:here"), Duration.ofSeconds(5));
         assertThat(inboxes[0].failures).isEmpty();
         assertThat(inboxes[1].failures).isEmpty();
@@ -86,7 +87,7 @@ class MisbehavingPeerTest {
             fake.handshake(1, "test", "schema");
             starter.join(5_000);
             fake.writeRaw(frame);
-            Nodes.await("failure of node 1", () -> !inboxes[0].failures.isEmpty(), Duration.ofSeconds(5));
+            TransportContract.await("failure of node 1", () -> !inboxes[0].failures.isEmpty(), Duration.ofSeconds(5));
             assertThat(inboxes[0].failures).singleElement().satisfies(failure -> {
                 assertThat(failure.peer()).isEqualTo(1);
                 assertThat(failure).hasMessage("node 1 failed: " + peers.get(1) + ": malformed frame: " + problem);
@@ -96,7 +97,7 @@ class MisbehavingPeerTest {
                     + "): closing the connection to node 1 (" + peers.get(1) + "): malformed frame: " + problem);
         }
         assertThat(inboxes[0].messages).isEmpty();
-        assertThatThrownBy(() -> Nodes.send(node, 1, "x")).isInstanceOf(PeerFailedException.class);
+        assertThatThrownBy(() -> TransportContract.send(node, 1, "x")).isInstanceOf(PeerFailedException.class);
     }
 
     private interface Misbehaviour {

@@ -4,14 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
-import org.agrona.concurrent.UnsafeBuffer;
 
 import io.adaps.transport.MessageHandler;
 import io.adaps.transport.PeerAddress;
 import io.adaps.transport.TransportConfig;
+import io.adaps.testing.Concurrently;
 
 /** Test clusters of {@link NettyTransport}s: configs, concurrent start, an inbox per node. */
 final class Nodes implements AutoCloseable {
@@ -38,50 +36,11 @@ final class Nodes implements AutoCloseable {
     /** Starts one node per config concurrently, each with its handler; returns when all started. */
     List<NettyTransport> start(List<TransportConfig> configs, List<? extends MessageHandler> handlers) throws Exception {
         List<NettyTransport> started = new ArrayList<>();
-        List<Thread> starters = new ArrayList<>();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
         for (int i = 0; i < configs.size(); i++) {
-            NettyTransport transport = add(new NettyTransport());
-            started.add(transport);
-            TransportConfig config = configs.get(i);
-            MessageHandler handler = handlers.get(i);
-            Thread starter = new Thread(() -> {
-                try {
-                    transport.start(config, handler);
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            });
-            starters.add(starter);
-            starter.start();
+            started.add(add(new NettyTransport()));
         }
-        for (Thread starter : starters) {
-            starter.join(20_000);
-        }
-        if (failure.get() != null) {
-            throw new AssertionError("start failed", failure.get());
-        }
+        Concurrently.run(configs.size(), Duration.ofSeconds(20), i -> started.get(i).start(configs.get(i), handlers.get(i)));
         return started;
-    }
-
-    static void send(NettyTransport transport, int peer, String text) {
-        UnsafeBuffer buffer = new UnsafeBuffer(new byte[text.length()]);
-        buffer.putStringWithoutLengthAscii(0, text);
-        transport.send(peer, buffer, 0, text.length());
-    }
-
-    static void await(String what, BooleanSupplier condition, Duration bound) {
-        long deadline = System.nanoTime() + bound.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + bound + ": " + what);
-            }
-            try {
-                Thread.sleep(2);
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
-        }
     }
 
     /** Names of live threads that a transport started. */

@@ -1,5 +1,6 @@
 package io.adaps.transport.netty;
 
+import io.adaps.transport.TransportContract;
 import io.adaps.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -88,6 +89,6 @@ class SteadyStateAllocationTest {
         for (int i = 0; i < count; i++) {
             sender.send(1, message, 0, message.capacity());
         }
-        Nodes.await("all received", () -> receiver.received.get() == expected, Duration.ofSeconds(20));
+        TransportContract.await("all received", () -> receiver.received.get() == expected, Duration.ofSeconds(20));
     }
 }
