@@ -133,16 +133,6 @@ final class RemoteCall {
         FAILURE.compareAndSet(this, null, cause);
     }
 
-    /** Closes every open part to {@code peer} as failed with {@code cause}. Worker thread only. */
-    void failPeer(int peer, ClusterException cause) {
-        for (int part = 0; part < parts; part++) {
-            if (partPeer[part] == peer && claim(part, FAILED)) {
-                fail(cause);
-                close();
-            }
-        }
-    }
-
     /** Closes every open part as failed with {@code cause}. Worker thread only. */
     void failAll(ClusterException cause) {
         for (int part = 0; part < parts; part++) {

@@ -170,11 +170,6 @@ public final class Message {
         buffer.putLong(offset + REQUEST_ID, requestId, ORDER);
     }
 
-    /** Overwrites the count of the header at {@code offset}. */
-    public static void writeCount(MutableDirectBuffer buffer, int offset, int count) {
-        buffer.putInt(offset + COUNT, count, ORDER);
-    }
-
     /** Writes a row id at {@code at}; returns the offset after it. */
     public static int writeRow(MutableDirectBuffer buffer, int at, long row) {
         buffer.putLong(at, row, ORDER);

@@ -140,7 +140,9 @@ final class Cluster {
         if (closing) {
             return;
         }
-        LOG.warn("{}: {} failed: {}", self, peer.description(), reason);
+        // DEBUG: the handler reports the failure at the level it deserves (a node that said goodbye
+        // before closing its connection has not failed).
+        LOG.debug("{}: {} failed: {}", self, peer.description(), reason);
         synchronized (startLock) {
             if (!started && startFailure == null) {
                 startFailure = self + ": " + peer.description() + " failed during start-up: " + reason;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.adaps.api.TableSpec;
 import io.adaps.cluster.ClusterContract;
@@ -12,7 +13,11 @@ import io.adaps.cluster.TestCluster;
 import io.adaps.transport.PeerAddress;
 import io.adaps.transport.Transport;
 
-/** The distributed parameter server's guarantees with nodes talking Netty over loopback. */
+/**
+ * The distributed parameter server's guarantees with nodes talking Netty over loopback; fails if
+ * any Netty buffer leaked or any transport thread is left.
+ */
+@ExtendWith(NoLeaks.class)
 class NettyClusterTest extends ClusterContract {
     @Override
     protected Transport newTransport(int node) {
