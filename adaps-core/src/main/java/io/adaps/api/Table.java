@@ -73,9 +73,14 @@ public final class Table {
      */
     public void checkRow(long row) {
         if (row < 0 || row >= spec.rows()) {
-            throw new IllegalArgumentException("row=" + row + " (expected 0.." + (spec.rows() - 1)
-                    + " in table '" + spec.name() + "')");
+            throw rowOutOfRange(row);
         }
+    }
+
+    // Out of line, so that checkRow stays small enough to inline everywhere.
+    private IllegalArgumentException rowOutOfRange(long row) {
+        return new IllegalArgumentException("row=" + row + " (expected 0.." + (spec.rows() - 1)
+                + " in table '" + spec.name() + "')");
     }
 
     @Override

@@ -31,14 +31,19 @@ final class KeySpace {
      */
     Table tableOf(long key) {
         if (key < 0 || key >= endKey) {
-            throw new IllegalArgumentException("key=" + key + " (expected 0.." + (endKey - 1) + ", the keys of tables "
-                    + describe() + ")");
+            throw keyOutOfRange(key);
         }
         int t = firstKeys.length - 1;
         while (key < firstKeys[t]) {
             t--;
         }
         return tables[t];
+    }
+
+    // Out of line, so that tableOf stays small enough to inline everywhere.
+    private IllegalArgumentException keyOutOfRange(long key) {
+        return new IllegalArgumentException("key=" + key + " (expected 0.." + (endKey - 1) + ", the keys of tables "
+                + describe() + ")");
     }
 
     /** One past the last key. */

@@ -312,15 +312,20 @@ final class NodeWorker extends AbstractAccess implements Worker {
     }
 
     private static void checkBuffer(Operation op, float[] buffer, int offset, long floats, boolean exactLength) {
-        if (exactLength) {
-            if (buffer.length != floats) {
-                throw new IllegalArgumentException(op.buffer + ".length=" + buffer.length + " (expected " + floats
-                        + ", the floats of the values of ids)");
-            }
-        } else if (offset < 0 || offset > buffer.length - floats) {
-            throw new IllegalArgumentException(op.bufferOffset + "=" + offset + ", " + op.buffer + ".length="
-                    + buffer.length + " (expected room for " + floats + " floats from the offset)");
+        if (exactLength ? buffer.length != floats : offset < 0 || offset > buffer.length - floats) {
+            throw bufferMismatch(op, buffer, offset, floats, exactLength);
         }
+    }
+
+    // Out of line, so that checkBuffer stays small enough to inline everywhere.
+    private static IllegalArgumentException bufferMismatch(Operation op, float[] buffer, int offset, long floats,
+                                                           boolean exactLength) {
+        if (exactLength) {
+            return new IllegalArgumentException(op.buffer + ".length=" + buffer.length + " (expected " + floats
+                    + ", the floats of the values of ids)");
+        }
+        return new IllegalArgumentException(op.bufferOffset + "=" + offset + ", " + op.buffer + ".length="
+                + buffer.length + " (expected room for " + floats + " floats from the offset)");
     }
 
     private void checkClocks(long fromClock, long toClock) {

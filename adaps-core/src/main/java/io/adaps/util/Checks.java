@@ -66,8 +66,14 @@ public final class Checks {
     public static void checkRange(int offset, int count, int length, String offsetName, String countName,
                                   String arrayName) {
         if (offset < 0 || count < 0 || offset > length - count) {
-            throw new IllegalArgumentException(offsetName + "=" + offset + ", " + countName + "=" + count
-                    + " (expected a range within " + arrayName + ".length=" + length + ")");
+            throw rangeOutside(offset, count, length, offsetName, countName, arrayName);
         }
+    }
+
+    // Out of line, so that checkRange stays small enough to inline everywhere.
+    private static IllegalArgumentException rangeOutside(int offset, int count, int length, String offsetName,
+                                                         String countName, String arrayName) {
+        return new IllegalArgumentException(offsetName + "=" + offset + ", " + countName + "=" + count
+                + " (expected a range within " + arrayName + ".length=" + length + ")");
     }
 }
