@@ -36,14 +36,7 @@ public final class ChurnNode {
 
     /** Runs the node; exits 0 if every worker was stopped by a failed peer. */
     public static void main(String[] args) {
-        int code;
-        try {
-            code = run();
-        } catch (Throwable e) {
-            e.printStackTrace();
-            code = 1;
-        }
-        System.exit(code);
+        ChildMain.exitWith(() -> run());
     }
 
     private static int run() throws InterruptedException, IOException {

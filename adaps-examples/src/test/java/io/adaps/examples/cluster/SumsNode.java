@@ -57,14 +57,7 @@ public final class SumsNode {
 
     /** Runs the node; exits 0 if every check passed. */
     public static void main(String[] args) {
-        int code;
-        try {
-            code = run();
-        } catch (Throwable e) {
-            e.printStackTrace();
-            code = 1;
-        }
-        System.exit(code);
+        ChildMain.exitWith(() -> run());
     }
 
     private static int run() throws InterruptedException {
