@@ -107,6 +107,7 @@ public interface AdaPS extends AutoCloseable {
      *   <tr><td>{@code ADAPS_NODE_ID}</td><td>this node's id, 0 .. nodes - 1</td></tr>
      *   <tr><td>{@code ADAPS_PEERS}</td><td>{@code host:port,host:port,...}, every node's address in id order</td></tr>
      *   <tr><td>{@code ADAPS_CLUSTER_ID}</td><td>optional; nodes of different clusters refuse each other</td></tr>
+     *   <tr><td>{@code ADAPS_TECHNIQUE}</td><td>optional; a {@link Technique} name</td></tr>
      * </table>
      */
     final class Builder {
@@ -115,6 +116,7 @@ public interface AdaPS extends AutoCloseable {
         private List<PeerAddress> peers = List.of();
         private String clusterId = "adaps";
         private Partitioning partitioning = Partitioning.RANGE;
+        private Technique technique = Technique.RELOCATION_ONLY;
         private Transport transport;
         private Duration connectTimeout = Duration.ofSeconds(30);
         private Duration heartbeatInterval = Duration.ofMillis(500);
@@ -184,6 +186,12 @@ public interface AdaPS extends AutoCloseable {
             return this;
         }
 
+        /** How this node manages parameter placement. Default {@link Technique#RELOCATION_ONLY}. */
+        public Builder technique(Technique technique) {
+            this.technique = checkNotNull(technique, "technique");
+            return this;
+        }
+
         /**
          * The transport to other nodes. Default: the first {@link TransportProvider} found on the
          * class path (the Netty transport of {@code adaps-transport}).
@@ -238,20 +246,30 @@ public interface AdaPS extends AutoCloseable {
             return this;
         }
 
-        /** Reads {@code ADAPS_NODE_ID}, {@code ADAPS_PEERS} and {@code ADAPS_CLUSTER_ID} from the process environment. */
+        /** Reads the {@code ADAPS_*} variables described above from the process environment. */
         public Builder fromEnvironment() {
             return fromEnvironment(System.getenv());
         }
 
         /**
-         * Reads {@code ADAPS_NODE_ID}, {@code ADAPS_PEERS} and {@code ADAPS_CLUSTER_ID} from
-         * {@code environment}; absent variables leave their settings unchanged.
+         * Reads the {@code ADAPS_*} variables described above from {@code environment}; absent
+         * variables leave their settings unchanged.
          */
         public Builder fromEnvironment(Map<String, String> environment) {
             checkNotNull(environment, "environment");
             String id = environment.get("ADAPS_NODE_ID");
             String peerList = environment.get("ADAPS_PEERS");
             String cluster = environment.get("ADAPS_CLUSTER_ID");
+            String techniqueName = environment.get("ADAPS_TECHNIQUE");
+            Technique parsedTechnique = technique;
+            if (techniqueName != null) {
+                try {
+                    parsedTechnique = Technique.valueOf(techniqueName.trim());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("ADAPS_TECHNIQUE='" + techniqueName + "' (expected one of "
+                            + java.util.Arrays.toString(Technique.values()) + ")");
+                }
+            }
             int parsedId = nodeId;
             if (id != null) {
                 try {
@@ -277,6 +295,7 @@ public interface AdaPS extends AutoCloseable {
             if (cluster != null) {
                 clusterId = probe.clusterId;
             }
+            technique = parsedTechnique;
             return this;
         }
 
@@ -304,7 +323,7 @@ public interface AdaPS extends AutoCloseable {
                 firstKey += spec.rows();
             }
             if (nodes == 1) {
-                return new Node(new NodeConfig(0, 1, tables, partitioning, operationTimeout, barrierTimeout, maxMessageBytes),
+                return new Node(new NodeConfig(0, 1, tables, partitioning, technique, operationTimeout, barrierTimeout, maxMessageBytes),
                         null, null);
             }
             Transport chosen = transport != null ? transport : ServiceLoader.load(TransportProvider.class).findFirst()
@@ -319,7 +338,7 @@ public interface AdaPS extends AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new IllegalStateException(e.getMessage(), e);
             }
-            return new Node(new NodeConfig(nodeId, nodes, tables, partitioning, operationTimeout, barrierTimeout,
+            return new Node(new NodeConfig(nodeId, nodes, tables, partitioning, technique, operationTimeout, barrierTimeout,
                     maxMessageBytes), chosen, transportConfig);
         }
 

@@ -19,15 +19,23 @@ import java.util.List;
  * @param bytesSent        bytes of those messages
  * @param messagesReceived messages received from other nodes
  * @param bytesReceived    bytes of those messages
+ * @param relocationsIn    parameters that moved to this node
+ * @param relocationsOut   parameters that moved away from this node
+ * @param forwarded        requested values this node did not hold and passed on towards their holder
+ * @param locationHits     remote values this node's workers sent to a cached location
+ * @param locationMisses   remote values sent to the home node because no location was cached
  * @param peers            round-trip times of this node's requests, one entry per other node
+ * @param perWorker        the local-access counters of each worker
  */
 public record NodeMetrics(int nodeId, int workers, long localPulls, long localPushes, long localSets,
                           long remotePulls, long remotePushes, long remoteSets, long intentsSignaled,
                           long messagesSent, long bytesSent, long messagesReceived, long bytesReceived,
-                          List<PeerMetrics> peers) {
-    /** Makes {@code peers} unmodifiable. */
+                          long relocationsIn, long relocationsOut, long forwarded, long locationHits,
+                          long locationMisses, List<PeerMetrics> peers, List<WorkerMetrics> perWorker) {
+    /** Makes the lists unmodifiable. */
     public NodeMetrics {
         peers = List.copyOf(peers);
+        perWorker = List.copyOf(perWorker);
     }
 
     /** Values pulled, pushed and set in this node's memory, over all values accessed by its workers. */
@@ -41,9 +49,11 @@ public record NodeMetrics(int nodeId, int workers, long localPulls, long localPu
     public String describe() {
         StringBuilder text = new StringBuilder(String.format(
                 "node %d: %d workers; local pull/push/set %d/%d/%d, remote %d/%d/%d (%.1f%% local); "
-                        + "sent %d messages (%.1f MiB), received %d (%.1f MiB)",
+                        + "sent %d messages (%.1f MiB), received %d (%.1f MiB); relocated in %d, out %d; "
+                        + "forwarded %d; location cache hits %d, misses %d",
                 nodeId, workers, localPulls, localPushes, localSets, remotePulls, remotePushes, remoteSets,
-                100 * localFraction(), messagesSent, bytesSent / 1048576.0, messagesReceived, bytesReceived / 1048576.0));
+                100 * localFraction(), messagesSent, bytesSent / 1048576.0, messagesReceived, bytesReceived / 1048576.0,
+                relocationsIn, relocationsOut, forwarded, locationHits, locationMisses));
         for (PeerMetrics peer : peers) {
             text.append(String.format("%n  round trips to node %d: %d, p50 %.0f us, p99 %.0f us, max %.0f us",
                     peer.peer(), peer.roundTrips(), peer.p50Micros(), peer.p99Micros(), peer.maxMicros()));

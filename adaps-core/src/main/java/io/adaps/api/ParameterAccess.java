@@ -21,6 +21,13 @@ package io.adaps.api;
  *       {@link Worker#waitAll()}; until then the caller must not touch the value buffer (the
  *       ids are read before the call returns and may be reused at once). Parts that are local to
  *       this node complete before the call returns.</li>
+ *   <li>{@code localize} moves the parameters of the ids to this node, so that later accesses
+ *       from this node are local memory operations; accesses from other nodes follow them. It
+ *       never changes values (update-rule state such as Adagrad's accumulator moves along). Under
+ *       {@link Technique#STATIC} it moves nothing. The blocking form returns, and the ticket of
+ *       {@code localizeAsync} completes, once every id this call asked for has arrived here (an
+ *       id that arrived and was at once claimed by another node counts as arrived); ids already
+ *       held here, or already on their way here for an earlier call, are not waited for.</li>
  *   <li>{@code intent} declares that this worker will access the ids during the clocks
  *       {@code [fromClock, toClock)} of its {@link Worker#clock() clock}. It is a hint: it never
  *       changes values, and the node uses it to place parameters ahead of time.</li>
@@ -69,6 +76,15 @@ public interface ParameterAccess {
 
     /** Starts a set; see {@link #set(long[], int, int, float[], int)}. Returns a ticket. */
     long setAsync(long[] ids, int idOffset, int idCount, float[] values, int valuesOffset);
+
+    /** Moves the parameters of {@code ids} to this node and waits for them; see the class comment. */
+    void localize(long[] ids);
+
+    /** Moves the parameters of {@code ids[idOffset .. idOffset + idCount)} to this node and waits for them. */
+    void localize(long[] ids, int idOffset, int idCount);
+
+    /** Starts moving the parameters of {@code ids[idOffset .. idOffset + idCount)} here. Returns a ticket. */
+    long localizeAsync(long[] ids, int idOffset, int idCount);
 
     /** Declares access to {@code ids} during clocks {@code [fromClock, toClock)}. */
     void intent(long[] ids, long fromClock, long toClock);

@@ -84,6 +84,21 @@ abstract class AbstractAccess implements ParameterAccess {
     }
 
     @Override
+    public void localize(long[] ids) {
+        owner().localize(table, ids, 0, lengthOf(ids), false);
+    }
+
+    @Override
+    public void localize(long[] ids, int idOffset, int idCount) {
+        owner().localize(table, ids, idOffset, idCount, false);
+    }
+
+    @Override
+    public long localizeAsync(long[] ids, int idOffset, int idCount) {
+        return owner().localize(table, ids, idOffset, idCount, true);
+    }
+
+    @Override
     public void intent(long[] ids, long fromClock, long toClock) {
         owner().signalIntent(table, ids, 0, lengthOf(ids), fromClock, toClock);
     }
@@ -97,5 +112,4 @@ abstract class AbstractAccess implements ParameterAccess {
     public void intent(long id, long fromClock, long toClock) {
         owner().signalIntent(table, id, fromClock, toClock);
     }
-
 }

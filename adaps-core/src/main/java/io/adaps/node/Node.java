@@ -176,7 +176,8 @@ public final class Node implements AdaPS, MessageHandler {
             }
         }
         return new NodeMetrics(nodeId(), workers.size(), sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6],
-                messagesSent.sum(), bytesSent.sum(), messagesReceived.sum(), bytesReceived.sum(), peers);
+                messagesSent.sum(), bytesSent.sum(), messagesReceived.sum(), bytesReceived.sum(), 0, 0, 0, 0, 0, peers,
+                List.of());
     }
 
     private PeerMetrics roundTripMetrics(int peer) {

@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 
 import io.adaps.api.Partitioning;
 import io.adaps.api.Table;
+import io.adaps.api.Technique;
 
 /**
  * A node's settings, validated by {@link io.adaps.api.AdaPS.Builder}.
@@ -14,11 +15,13 @@ import io.adaps.api.Table;
  * @param clusterSize      nodes in the cluster
  * @param tables           the declared tables, laid out
  * @param partitioning     how rows get home nodes
+ * @param technique        how this node manages parameter placement
  * @param operationTimeout the longest wait for answers from live peers
  * @param barrierTimeout   the longest wait in a barrier
  * @param maxMessageBytes  the largest message; operations are split to fit
  */
 public record NodeConfig(int nodeId, int clusterSize, List<Table> tables, Partitioning partitioning,
+                         Technique technique,
                          Duration operationTimeout, Duration barrierTimeout, int maxMessageBytes) {
     /** Copies {@code tables}. */
     public NodeConfig {

@@ -248,6 +248,15 @@ final class NodeWorker extends AbstractAccess implements Worker {
         sums[6] += intents;
     }
 
+    /** Validates, then moves the rows of the ids here (see {@link io.adaps.api.ParameterAccess}); returns a ticket if async. */
+    long localize(Table table, long[] ids, int idOffset, int idCount, boolean async) {
+        checkUsable();
+        checkNotNull(ids, "ids");
+        checkRange(idOffset, idCount, ids.length, "idOffset", "idCount", "ids");
+        checkIdsAndCountFloats(table, ids, idOffset, idCount);
+        return async ? ++ticketsIssued : 0;
+    }
+
     void signalIntent(Table table, long[] ids, int idOffset, int idCount, long fromClock, long toClock) {
         checkUsable();
         checkNotNull(ids, "ids");
