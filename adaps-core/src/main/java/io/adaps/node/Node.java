@@ -338,6 +338,19 @@ public final class Node implements AdaPS, MessageHandler {
         roundTrips[peer].recordValue(Math.max(0, nanos));
     }
 
+    /** Whether this node holds {@code row} of {@code table} now (for tests and metrics). */
+    boolean holdsRow(Table table, long row) {
+        return stores[table.id()].holds(row);
+    }
+
+    /**
+     * The owner of {@code row} of {@code table} by this node's directory, or -1 if this node is
+     * not the row's home (for tests).
+     */
+    int directoryOwner(Table table, long row) {
+        return home(table, row) == nodeId() ? nodeId() : -1;
+    }
+
     /** The home node of {@code row} of {@code table}. */
     int home(Table table, long row) {
         return config.partitioning().home(table, row, clusterSize());

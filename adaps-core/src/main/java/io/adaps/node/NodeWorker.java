@@ -95,6 +95,11 @@ final class NodeWorker extends AbstractAccess implements Worker {
         }
     }
 
+    /** Whether the operation with {@code ticket} is complete, without waiting (owner thread; for tests). */
+    boolean isDone(long ticket) {
+        return remote == null || remote.isDone(ticket);
+    }
+
     @Override
     public void waitAll() {
         checkUsable();

@@ -144,6 +144,12 @@ final class RemoteOperations {
         }
     }
 
+    /** Whether the call of {@code ticket} is complete (or no longer tracked). */
+    boolean isDone(long ticket) {
+        RemoteCall call = calls[(int) (ticket & (IN_FLIGHT - 1))];
+        return call.ticket != ticket || call.complete();
+    }
+
     /** Waits for every call; throws the first failure not reported yet. */
     void awaitAll() {
         ClusterException first = unobservedFailure;
