@@ -95,6 +95,8 @@ final class Relocator {
     private final LocationCache locations;
     private final Long2ObjectOpenHashMap<Incoming> incoming = new Long2ObjectOpenHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
+    /** Per thread: free {@link Outbound}s, one per nesting level of messages to this node itself. */
+    private final ThreadLocal<ArrayDeque<Outbound>> outbounds = ThreadLocal.withInitial(ArrayDeque::new);
     /** Scratch for values, used under the lock only. */
     private final float[] values;
     private final float[] slot;
@@ -206,7 +208,7 @@ final class Relocator {
         int valueLength = table.valueLength();
         int entryLength = type.entryLength(valueLength, stores[table.id()].stride());
         List<Refusal> refusals = new ArrayList<>(0);
-        Outbound out = Outbound.acquire(node.clusterSize(), node.config().maxMessageBytes());
+        Outbound out = acquireOutbound();
         lock.lock();
         try {
             for (int m = 0; m < missing.size(); m++) {
@@ -220,8 +222,7 @@ final class Relocator {
         } finally {
             lock.unlock();
         }
-        out.flush(node);
-        out.release();
+        send(out);
         refuse(refusals);
     }
 
@@ -283,7 +284,7 @@ final class Relocator {
         int requester = request.origin();
         long requestId = request.requestId();
         List<Refusal> refusals = new ArrayList<>(0);
-        Outbound out = Outbound.acquire(node.clusterSize(), node.config().maxMessageBytes());
+        Outbound out = acquireOutbound();
         lock.lock();
         try {
             for (int i = 0; i < request.count(); i++) {
@@ -316,14 +317,13 @@ final class Relocator {
         } finally {
             lock.unlock();
         }
-        out.flush(node);
-        out.release();
+        send(out);
         refuse(refusals);
     }
 
     /** At an owner: hands the rows of a RELINQUISH over to its origin, now or when they arrive. */
     void onRelinquish(Message instruction, Table table) {
-        Outbound out = Outbound.acquire(node.clusterSize(), node.config().maxMessageBytes());
+        Outbound out = acquireOutbound();
         lock.lock();
         try {
             for (int i = 0; i < instruction.count(); i++) {
@@ -334,8 +334,7 @@ final class Relocator {
         } finally {
             lock.unlock();
         }
-        out.flush(node);
-        out.release();
+        send(out);
     }
 
     /** Takes a row out and hands it to {@code newOwner}, or queues that until it arrives; under the lock. */
@@ -372,7 +371,7 @@ final class Relocator {
         int stride = store.stride();
         int entryLength = MessageType.HANDOVER.entryLength(table.valueLength(), stride);
         List<Refusal> refusals = new ArrayList<>(0);
-        Outbound out = Outbound.acquire(node.clusterSize(), node.config().maxMessageBytes());
+        Outbound out = acquireOutbound();
         lock.lock();
         try {
             for (int i = 0; i < handover.count(); i++) {
@@ -402,10 +401,23 @@ final class Relocator {
         } finally {
             lock.unlock();
         }
-        out.flush(node);
-        out.release();
+        send(out);
         refuse(refusals);
         node.routeAnswer(peer, handover);
+    }
+
+    private Outbound acquireOutbound() {
+        Outbound out = outbounds.get().poll();
+        return out != null ? out : new Outbound(node.clusterSize(), node.config().maxMessageBytes());
+    }
+
+    /** Sends what {@code out} holds and returns it to the calling thread's pool, whatever happens. */
+    private void send(Outbound out) {
+        try {
+            out.flush(node);
+        } finally {
+            outbounds.get().push(out);
+        }
     }
 
     /** Sends the refusals, one per request (the first problem is enough to fail it). */
