@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.StringJoiner;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -28,6 +29,7 @@ final class ControlledCluster implements AutoCloseable {
     /** The table as node 0 declared it (same id and rows on every node). */
     final Table table;
     private final Node[] nodes;
+    private final List<ControlledTransport> transports = new ArrayList<>();
 
     ControlledCluster(ControlledNetwork network, TableSpec spec, Partitioning partitioning, Technique technique) {
         this.network = network;
@@ -38,13 +40,14 @@ final class ControlledCluster implements AutoCloseable {
         }
         try {
             for (int node = 0; node < nodes.length; node++) {
+                transports.add(new ControlledTransport(network));
                 nodes[node] = (Node) AdaPS.builder()
                         .table(spec)
                         .partitioning(partitioning)
                         .technique(technique)
                         .peers(peers)
                         .nodeId(node)
-                        .transport(new ControlledTransport(network))
+                        .transport(transports.get(node))
                         .operationTimeout(Duration.ofSeconds(5))
                         .build();
             }
@@ -101,9 +104,10 @@ final class ControlledCluster implements AutoCloseable {
     }
 
     /**
-     * A delivery in words: its step, link, message type and header, and the rows of requests, e.g.
-     * {@code #12 1->0 PULL n=2 id=w0/p0/t5 rows=[3, 17]}. Request ids are decoded as a worker's
-     * ({@code worker/part/ticket}), which other message types may not follow.
+     * A delivery in words: its step, link, message type and header, and its entries, e.g.
+     * {@code #12 1->0 PULL o=1 aux=0 id=w0/p0/t5 [3@0, 17@1]} (row@index), with relocation
+     * counters ({@code c}) and values where the entries carry them. Request ids are decoded as a
+     * worker's ({@code worker/part/ticket}).
      */
     String describe(Delivery delivery) {
         String link = "#" + delivery.step() + " " + delivery.from() + "->" + delivery.to() + " ";
@@ -118,30 +122,52 @@ final class ControlledCluster implements AutoCloseable {
         MessageType type = message.type();
         long id = message.requestId();
         StringBuilder text = new StringBuilder(link).append(type != null ? type.name() : "type" + bytes[0])
-                .append(" n=").append(message.count())
-                .append(" id=w").append(id >>> 48).append("/p").append((id >>> 32) & 0xFFFF).append("/t").append((int) id)
-                .append(" bytes=").append(bytes.length);
+                .append(" o=").append(message.origin()).append(" aux=").append(message.aux())
+                .append(" id=w").append(id >>> 48).append("/p").append((id >>> 32) & 0xFFFF).append("/t").append((int) id);
         int valueLength = table.valueLength();
-        if ((type == MessageType.PULL || type == MessageType.PUSH || type == MessageType.SET)
-                && message.validate(valueLength) == null) {
-            long[] rows = new long[message.count()];
-            for (int i = 0; i < rows.length; i++) {
-                rows[i] = type == MessageType.PULL ? message.pullRow(i) : message.rowAt(message.entryOffset(i, valueLength));
-            }
-            text.append(" rows=").append(Arrays.toString(rows));
-        } else if (type == MessageType.ERROR) {
-            text.append(" '").append(message.errorText()).append('\'');
+        int stride = valueLength + table.spec().updateRule().stateLength(valueLength);
+        if (type == MessageType.ERROR) {
+            return text.append(" '").append(message.errorText()).append('\'').toString();
         }
-        return text.toString();
+        if (type == null || message.validate(valueLength, stride) != null) {
+            return text.append(" malformed, ").append(bytes.length).append(" bytes").toString();
+        }
+        int entryLength = type.entryLength(valueLength, stride);
+        StringJoiner entries = new StringJoiner(", ", " [", "]");
+        for (int i = 0; i < message.count(); i++) {
+            int at = message.entry(i, entryLength);
+            entries.add(switch (type) {
+                case PULL, LOCALIZE -> message.rowAt(at) + "@" + message.intAt(at + Message.ROW_LENGTH);
+                case PUSH, SET -> message.rowAt(at) + "@" + message.intAt(at + Message.ROW_LENGTH)
+                        + floats(message, at + Message.ROW_ENTRY, valueLength);
+                case PULL_REPLY -> "@" + message.intAt(at) + floats(message, at + Message.INDEX_LENGTH, valueLength);
+                case ACK -> "@" + message.intAt(at);
+                case RELINQUISH -> message.rowAt(at) + "@" + message.intAt(at + Message.ROW_LENGTH)
+                        + " c" + message.intAt(at + Message.ROW_ENTRY);
+                case HANDOVER -> message.rowAt(at) + "@" + message.intAt(at + Message.ROW_LENGTH)
+                        + " c" + message.intAt(at + Message.ROW_ENTRY) + floats(message, at + Message.MOVE_ENTRY, stride);
+                default -> "?";
+            });
+        }
+        return text.append(message.count() > 0 ? entries.toString() : "").toString();
     }
 
-    /** Closes every node; messages still pending are abandoned. */
+    private static String floats(Message message, int at, int count) {
+        float[] values = new float[count];
+        message.readFloats(at, values, 0, count);
+        return Arrays.toString(values);
+    }
+
+    /**
+     * Closes the transports; messages still pending are abandoned. The nodes are left to the
+     * garbage collector unclosed: over a controlled network they own no thread or socket, and
+     * {@link Node#close()} computes the node's metrics for its log line, which costs more than a
+     * whole run of a randomized test.
+     */
     @Override
     public void close() {
-        for (Node node : nodes) {
-            if (node != null) {
-                node.close();
-            }
+        for (ControlledTransport transport : transports) {
+            transport.close();
         }
     }
 }

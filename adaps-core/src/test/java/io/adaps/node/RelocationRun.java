@@ -18,7 +18,7 @@ import io.adaps.transport.ControlledNetwork.Delivery;
 
 /**
  * One seeded run of the relocation protocol: a {@link ControlledCluster} of 3 or 4 nodes with one
- * table, driven entirely from the test's thread. Its workers (one or two per node) start random
+ * table of 12 to 48 rows, driven entirely from the test's thread. Its workers (one or two per node) start random
  * asynchronous pulls, pushes and localizes of 1 to 5 random rows (half of them from a few hot rows,
  * so that nodes compete for rows), and between operations the network takes a random number of
  * steps. The seed fixes everything: cluster shape, partitioning, pace, operations and the order of
@@ -97,6 +97,14 @@ final class RelocationRun {
         }
     }
 
+    /** A step of the test itself, for the trace: formatted only when shown. */
+    private record OpEvent(String what, Op op) {
+        @Override
+        public String toString() {
+            return what + " " + op;
+        }
+    }
+
     private static final int OPERATIONS = 300;
     private static final int HOT_ROWS = 4;
     private static final long MAX_QUIESCE_STEPS = 1_000_000;
@@ -120,6 +128,8 @@ final class RelocationRun {
     private final List<List<Op>> localizing = new ArrayList<>();
     /** The latest events (deliveries and operations), for the failure message. */
     private final ArrayDeque<Object> events = new ArrayDeque<>();
+    /** The latest delivery whose handler returned. */
+    private Delivery delivered;
     private int localizes;
 
     /**
@@ -136,7 +146,7 @@ final class RelocationRun {
         this.trace = trace;
         this.random = new SplittableRandom(seed);
         int nodes = 3 + random.nextInt(2);
-        this.rows = 24 + random.nextInt(25);
+        this.rows = 12 + random.nextInt(37);
         this.valueLength = 2 + random.nextInt(3);
         this.maxStepsBetween = 1 + random.nextInt(12);
         Partitioning partitioning = random.nextBoolean() ? Partitioning.RANGE : Partitioning.HASH;
@@ -184,6 +194,7 @@ final class RelocationRun {
     }
 
     private void afterStep(Delivery delivery) {
+        delivered = delivery;
         record(delivery);
         checkNoRowHeldTwice();
     }
@@ -231,7 +242,7 @@ final class RelocationRun {
         }
         client.lastTicket = op.ticket;
         client.inFlight.addLast(op);
-        record("start " + op);
+        record(new OpEvent("start", op));
         checkNoRowHeldTwice();
         poll();
     }
@@ -282,7 +293,7 @@ final class RelocationRun {
     }
 
     private void complete(Op op) {
-        record("done " + op);
+        record(new OpEvent("done", op));
         try {
             op.client.worker.waitFor(op.ticket);
         } catch (ClusterException e) {
@@ -363,7 +374,7 @@ final class RelocationRun {
                 read.ticket = client.worker.pullAsync(all, 0, rows, read.buffer, 0);
                 client.lastTicket = read.ticket;
                 client.inFlight.addLast(read);
-                record("start final " + read);
+                record(new OpEvent("start final", read));
             }
         }
         quiesce();
@@ -394,6 +405,10 @@ final class RelocationRun {
                 .append("latest events (deliveries as #step from->to):\n");
         for (Object event : events) {
             text.append("  ").append(format(event)).append('\n');
+        }
+        Delivery latest = network.latest();
+        if (latest != delivered) {
+            text.append("  ").append(format(latest)).append("   <- failed while delivering this\n");
         }
         return text.append("rerun this seed alone, printing every event: ./mvnw -o -q test -pl adaps-core")
                 .append(" -Dtest=RelocationProtocolTest -Dadaps.seed=").append(seed).append(" -Dadaps.trace=true")

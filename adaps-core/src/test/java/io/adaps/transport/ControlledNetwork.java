@@ -48,6 +48,7 @@ public final class ControlledNetwork {
     private final String[] down;
     private final int[] candidates;
     private Consumer<Delivery> listener = delivery -> { };
+    private Delivery latest;
     private long steps;
 
     /** A network of {@code size} nodes delivering messages of each link in order. */
@@ -92,6 +93,14 @@ public final class ControlledNetwork {
         return steps;
     }
 
+    /**
+     * The delivery of the latest step, or {@code null} before the first: also while its handler
+     * runs, and after the handler threw (then no listener has seen it).
+     */
+    public synchronized Delivery latest() {
+        return latest;
+    }
+
     /** Messages and failure reports waiting for a step, including those for nodes not started yet. */
     public synchronized int pending() {
         int pending = 0;
@@ -117,13 +126,14 @@ public final class ControlledNetwork {
         steps++;
         if (queue.isEmpty()) {
             failureToReport[link] = false;
+            latest = new Delivery(steps, from, to, null);
             endpoints[to].handler().onPeerFailure(new PeerFailedException(from, down[from]));
-            listener.accept(new Delivery(steps, from, to, null));
         } else {
             byte[] bytes = queue.remove(reorderWithinLink ? random.nextInt(queue.size()) : 0);
+            latest = new Delivery(steps, from, to, bytes);
             endpoints[to].handler().onMessage(from, new UnsafeBuffer(bytes), 0, bytes.length);
-            listener.accept(new Delivery(steps, from, to, bytes));
         }
+        listener.accept(latest);
         return true;
     }
 

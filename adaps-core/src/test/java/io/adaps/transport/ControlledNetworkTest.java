@@ -247,6 +247,29 @@ class ControlledNetworkTest {
     }
 
     @Test
+    void aThrowingHandlerStopsTheStepAndItsDeliveryRemainsKnown() {
+        ControlledNetwork network = new ControlledNetwork(3, 1);
+        List<Delivery> seen = new ArrayList<>();
+        network.onDelivery(seen::add);
+        MessageHandler failing = new Inbox() {
+            @Override
+            public void onMessage(int peer, DirectBuffer buffer, int offset, int length) {
+                throw new IllegalStateException("handler failed");
+            }
+        };
+        List<Transport> nodes = start(network, new Inbox(), failing, new Inbox());
+        send(nodes.get(0), 1, "boom");
+        assertThatThrownBy(network::step).isInstanceOf(IllegalStateException.class).hasMessage("handler failed");
+        assertThat(seen).isEmpty();
+        assertThat(network.latest()).satisfies(d -> {
+            assertThat(d.step()).isEqualTo(1);
+            assertThat(d.from()).isZero();
+            assertThat(d.to()).isEqualTo(1);
+            assertThat(new String(d.bytes(), java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("boom");
+        });
+    }
+
+    @Test
     void deliverAllFailsWhenTheNodesNeverFallQuiet() {
         ControlledNetwork network = new ControlledNetwork(3, 1);
         List<Transport> nodes = new ArrayList<>();
