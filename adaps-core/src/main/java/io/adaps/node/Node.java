@@ -410,6 +410,11 @@ public final class Node implements AdaPS, MessageHandler {
         return relocator == null ? nodeId() : relocator.directoryOwner(table.id(), row);
     }
 
+    /** The most slots the store of {@code table} has used at once (for tests of slot reuse). */
+    int slotHighWaterMark(Table table) {
+        return stores[table.id()].slotHighWaterMark();
+    }
+
     /** Moves rows here and finds rows elsewhere; {@code null} on a cluster of one. */
     Relocator relocator() {
         return relocator;
