@@ -230,7 +230,9 @@ public final class Node implements AdaPS, MessageHandler {
             }
             transport.close();
         }
-        LOG.info("node {} closed: {}", nodeId(), metrics().describe());
+        if (LOG.isInfoEnabled()) {
+            LOG.info("node {} closed: {}", nodeId(), metrics().describe());
+        }
     }
 
     /** Throws unless the node is open. */
