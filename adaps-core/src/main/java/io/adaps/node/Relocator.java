@@ -354,12 +354,15 @@ final class Relocator {
             return;
         }
         Incoming waiting = incoming.get(key(table.id(), row));
-        if (waiting != null) {
-            waiting.queue.add(new Queued(MessageType.RELINQUISH, newOwner, requestId, 0, index, counter, null));
-        } else {
-            LOG.error("node {}: told to hand row {} of table '{}' (move {}) to node {}, but it is neither here nor "
-                    + "on its way here", node.nodeId(), row, table.name(), counter, newOwner);
+        if (waiting == null) {
+            // Only after this node gave the row up (a localize that failed or timed out): should it
+            // still arrive, it is passed on as the home decided, rather than kept where nobody looks.
+            LOG.warn("node {}: told to hand row {} of table '{}' (move {}) to node {} before it arrived here",
+                    node.nodeId(), row, table.name(), counter, newOwner);
+            waiting = new Incoming(-1, 0);
+            incoming.put(key(table.id(), row), waiting);
         }
+        waiting.queue.add(new Queued(MessageType.RELINQUISH, newOwner, requestId, 0, index, counter, null));
     }
 
     /**
