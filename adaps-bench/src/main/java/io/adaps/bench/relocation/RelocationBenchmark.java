@@ -23,6 +23,7 @@ import io.adaps.api.Initializers;
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Worker;
+import io.adaps.bench.loopback.LoopbackNodes;
 
 /**
  * Latency of relocation: the time of one blocking {@code localize} of {@code batch} rows of

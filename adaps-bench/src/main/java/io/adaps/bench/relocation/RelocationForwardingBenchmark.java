@@ -20,6 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import io.adaps.api.Initializers;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Worker;
+import io.adaps.bench.loopback.LoopbackNodes;
 
 /**
  * The cost of forwarding: a blocking pull of {@code batch} rows that have moved away from their

@@ -23,11 +23,12 @@ import org.openjdk.jmh.annotations.Warmup;
 import io.adaps.api.Initializers;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Worker;
+import io.adaps.bench.loopback.LoopbackNodes;
 import io.adaps.protocol.Message;
 
 /**
  * Remote pull and push throughput over loopback: a worker of node 0 of a two-node cluster in this
- * JVM ({@link LoopbackCluster}, the real Netty transport) pulls and pushes batches of
+ * JVM ({@link LoopbackNodes}, the real Netty transport) pulls and pushes batches of
  * {@code batch} random rows that all live at node 1, with blocking calls, one at a time. The
  * baseline ({@code rawPull}, {@code rawPush}) moves the same bytes over plain Netty ({@link RawLink}),
  * also synchronously: for a pull a request of a PULL's size ({@value Message#HEADER_LENGTH}-byte
@@ -74,11 +75,11 @@ public class RemoteAccessBenchmark {
     /** The two-node cluster. */
     @State(Scope.Benchmark)
     public static class Cluster {
-        LoopbackCluster nodes;
+        LoopbackNodes nodes;
 
         @Setup(Level.Trial)
         public void start(Shape shape) {
-            nodes = LoopbackCluster.start(TableSpec.of("t", ROWS, shape.valueLength)
+            nodes = LoopbackNodes.start(2, TableSpec.of("t", ROWS, shape.valueLength)
                     .withInitializer(Initializers.uniform(-1f, 1f, 1)));
         }
 
@@ -99,11 +100,11 @@ public class RemoteAccessBenchmark {
 
         @Setup(Level.Trial)
         public void start(Cluster cluster, Shape shape) {
-            worker = cluster.nodes.requester().worker();
+            worker = cluster.nodes.node(0).worker();
             batch = shape.batch;
             buffer = new float[batch * shape.valueLength];
             Arrays.fill(buffer, 1e-3f);
-            long first = cluster.nodes.firstRemoteRow();
+            long first = cluster.nodes.firstRowOf(1);
             SplittableRandom random = new SplittableRandom(Thread.currentThread().getId());
             keys = new long[KEY_SEQUENCE];
             for (int i = 0; i < keys.length; i++) {

@@ -19,12 +19,13 @@ import org.openjdk.jmh.annotations.Warmup;
 import io.adaps.api.Initializers;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Worker;
+import io.adaps.bench.loopback.LoopbackNodes;
 import io.adaps.protocol.Message;
 
 /**
  * Round-trip latency of the smallest remote operation: a blocking pull of one row of
  * {@value #VALUE_LENGTH} floats that lives at the other node of a two-node cluster in this JVM
- * ({@link LoopbackCluster}, the real Netty transport), against a plain Netty request/response of
+ * ({@link LoopbackNodes}, the real Netty transport), against a plain Netty request/response of
  * the same sizes ({@link RawLink}: a {@value #PULL_LENGTH}-byte request, a {@value #REPLY_LENGTH}-byte
  * answer). Sampled, so JMH reports percentiles (p50, p99, ...) of single calls; each call waits for
  * the previous one, so this is latency on an otherwise idle link.
@@ -48,7 +49,7 @@ public class RoundTripBenchmark {
     /** The two-node cluster and a worker of node 0 that pulls rows of node 1. */
     @State(Scope.Thread)
     public static class Cluster {
-        LoopbackCluster nodes;
+        LoopbackNodes nodes;
         Worker worker;
         final float[] buffer = new float[VALUE_LENGTH];
         long firstRemoteRow;
@@ -56,10 +57,10 @@ public class RoundTripBenchmark {
 
         @Setup(Level.Trial)
         public void start() {
-            nodes = LoopbackCluster.start(TableSpec.of("t", ROWS, VALUE_LENGTH)
+            nodes = LoopbackNodes.start(2, TableSpec.of("t", ROWS, VALUE_LENGTH)
                     .withInitializer(Initializers.uniform(-1f, 1f, 1)));
-            worker = nodes.requester().worker();
-            firstRemoteRow = nodes.firstRemoteRow();
+            worker = nodes.node(0).worker();
+            firstRemoteRow = nodes.firstRowOf(1);
             next = firstRemoteRow;
         }
 

@@ -1,4 +1,4 @@
-package io.adaps.bench.relocation;
+package io.adaps.bench.loopback;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,12 +16,12 @@ import io.adaps.api.Technique;
 import io.adaps.transport.netty.NettyTransport;
 
 /**
- * {@code n} AdaPS nodes in this JVM, connected over loopback TCP by the real Netty transport (each
+ * {@code n} AdaPS nodes in this JVM, for the benchmarks that need a cluster, connected over loopback TCP by the real Netty transport (each
  * node with its own {@link NettyTransport} and its default single I/O thread), with relocation on
  * ({@link Technique#RELOCATION_ONLY}). One table, range partitioned: node {@code i} is home of the
  * {@code i}-th block of {@code ceil(rows / n)} rows ({@link #firstRowOf}).
  */
-final class LoopbackNodes implements AutoCloseable {
+public final class LoopbackNodes implements AutoCloseable {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
 
     private final List<AdaPS> nodes;
@@ -35,7 +35,7 @@ final class LoopbackNodes implements AutoCloseable {
      * built at the same time, each on a thread of its own, since {@code build()} blocks until every
      * peer has connected. If one fails, the others are closed and the first failure is thrown.
      */
-    static LoopbackNodes start(int n, TableSpec table) {
+    public static LoopbackNodes start(int n, TableSpec table) {
         int[] ports = freePorts(n);
         List<String> peers = new ArrayList<>(n);
         for (int port : ports) {
@@ -105,12 +105,12 @@ final class LoopbackNodes implements AutoCloseable {
     }
 
     /** Node {@code id}. */
-    AdaPS node(int id) {
+    public AdaPS node(int id) {
         return nodes.get(id);
     }
 
     /** The first row that node {@code id} is home of (range partitioning). */
-    long firstRowOf(int id) {
+    public long firstRowOf(int id) {
         long rows = nodes.get(0).tables().get(0).rows();
         long share = (rows + nodes.size() - 1) / nodes.size();
         return id * share;

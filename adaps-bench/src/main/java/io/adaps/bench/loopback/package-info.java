@@ -1,0 +1,2 @@
+/** Clusters of AdaPS nodes in one JVM over loopback Netty, shared by the benchmarks. */
+package io.adaps.bench.loopback;
