@@ -48,20 +48,9 @@ public final class LoopbackNodes implements AutoCloseable {
                     task -> new Thread(task, "start-node-" + id).start()));
         }
         List<AdaPS> started = new ArrayList<>(n);
-        RuntimeException failure = null;
-        for (CompletableFuture<AdaPS> node : starting) {
-            try {
-                started.add(node.join());
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
+        RuntimeException failure = forEachCollectingFailures(starting, node -> started.add(node.join()), null);
         if (failure != null) {
-            started.forEach(AdaPS::close);
+            forEachCollectingFailures(started, AdaPS::close, failure);
             throw failure;
         }
         return new LoopbackNodes(List.copyOf(started));
@@ -119,10 +108,22 @@ public final class LoopbackNodes implements AutoCloseable {
     /** Closes every node, in id order, even if closing one fails: connections, I/O threads, buffers. */
     @Override
     public void close() {
-        RuntimeException failure = null;
-        for (AdaPS node : nodes) {
+        RuntimeException failure = forEachCollectingFailures(nodes, AdaPS::close, null);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * Runs {@code action} on every item even if some throw; returns {@code first} (or, if it is
+     * {@code null}, the first exception) with the other exceptions suppressed in it.
+     */
+    private static <T> RuntimeException forEachCollectingFailures(List<T> items, java.util.function.Consumer<T> action,
+                                                                 RuntimeException first) {
+        RuntimeException failure = first;
+        for (T item : items) {
             try {
-                node.close();
+                action.accept(item);
             } catch (RuntimeException e) {
                 if (failure == null) {
                     failure = e;
@@ -131,8 +132,6 @@ public final class LoopbackNodes implements AutoCloseable {
                 }
             }
         }
-        if (failure != null) {
-            throw failure;
-        }
+        return failure;
     }
 }
