@@ -3,6 +3,9 @@ package io.adaps.examples.mf;
 import static io.adaps.util.Checks.checkNotNull;
 import static io.adaps.util.Checks.checkPositive;
 
+import java.util.SplittableRandom;
+
+import io.adaps.util.SplitMix;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 
 /**
@@ -21,24 +24,31 @@ import it.unimi.dsi.fastutil.ints.IntArrays;
  * are local.
  *
  * <p>Each pass takes a random {@code 1 / passes} of the node's entries. One pass is the classic
- * schedule, but then a row trains on one block for half an epoch (on two nodes) and drifts towards
- * fitting it, and the model stalls above the noise level: on the data of the cluster test
- * ({@code MfClusterIT}), test RMSE 0.119 after 9 epochs where Hogwild reaches 0.109; with 4 passes
- * 0.113, with 8 passes 0.111. More passes cost more barriers and block moves per epoch.
+ * schedule, but then a row trains against one block for a long stretch (half an epoch on two
+ * nodes) and drifts towards fitting it; on zipf-skewed data, where a single row can hold 15% of the
+ * entries, the model then stays well above the noise level. More passes shorten the stretches, at
+ * the cost of a barrier and a move of every block per sub-epoch.
  *
- * <p>Each sub-epoch is cut into {@code chunks} chunks, so that moving the columns of the next chunk
- * overlaps with training the current one ({@link MfTrainer}). A block's columns (those with entries
- * of this node) are taken in a seeded random order and cut where the entries reach each chunk's
- * equal share, so the chunks have about equal entries and a mix of hot and cold columns. (Taking
- * the hot columns first would make the first chunk, whose move is not overlapped, the smallest, but
- * a row then trains on few columns for a long stretch, which slows convergence as above.) A column
- * with more than a chunk's share of the entries makes its chunk larger and can leave a following
- * chunk empty. A block has the same chunks in every pass.
+ * <p>Each sub-epoch is cut into {@code chunks} chunks, so that moving columns overlaps with
+ * training ({@link MfTrainer}): the columns of the chunks up to {@code t} are here when chunk
+ * {@code t} trains, and those of chunk {@code t + 1} move meanwhile. A block's columns (those with
+ * entries of this node) are taken in a seeded random order and cut into column chunks of about
+ * equal entries. An entry whose column is in column chunk {@code k} trains in chunk
+ * {@code max(k, r)}, {@code r} uniformly random: each chunk trains on all the columns that have
+ * arrived, the last on the whole block, and the chunks grow (of 4, they hold about 1/16, 3/16,
+ * 5/16 and 7/16 of the sub-epoch's entries), so the first, whose columns' move is not overlapped,
+ * is short. Training each entry in its column's chunk instead would have rows train against a
+ * quarter of the block for a stretch, which costs as much convergence as too few passes. A column
+ * with more than a chunk's share of the entries makes its column chunk larger and can leave a
+ * following one empty. A block has the same column chunks in every pass.
  *
  * <p>The entries are grouped by (sub-epoch, chunk) once, here, with a stable counting sort: within
  * a chunk they keep the random order of the shuffled training entries.
  */
 final class BlockSchedule {
+    private static final long COLUMN_ORDER_STREAM = 1;
+    private static final long ENTRY_CHUNK_STREAM = 2;
+
     private final int nodes;
     private final int subEpochs;
     private final int chunks;
@@ -68,7 +78,7 @@ final class BlockSchedule {
      *
      * @param passes passes over the blocks per epoch, > 0
      * @param chunks chunks per sub-epoch, > 0
-     * @param seed   of the order in which columns are cut into chunks
+     * @param seed   of the order in which columns are cut into chunks and of the entries' chunks
      * @throws IllegalArgumentException if {@code node}, {@code passes} or {@code chunks} is out of
      *                                  range, or the data does not fit the partition
      */
@@ -82,13 +92,14 @@ final class BlockSchedule {
         for (int col : shard.cols()) {
             colEntries[col]++;
         }
-        int[] used = usedColumnsByBlock(partition, colEntries, node, seed);
+        int[] used = usedColumnsByBlock(partition, colEntries, node,
+                SplitMix.hash(seed, COLUMN_ORDER_STREAM, 0));
         long[] blockEntries = new long[nodes];
         for (int col : used) {
             blockEntries[blockSubEpoch(partition.blockOfCol(col), node, nodes)] += colEntries[col];
         }
         // Walking a block's columns in order, a column's chunk is where the entries before it
-        // reach; the chunks then have about equal entries and ascend along the order.
+        // reach; the column chunks then have about equal entries and ascend along the order.
         int[] chunkOfCol = new int[shard.numCols()];
         int[] columnStart = new int[nodes * chunks + 1];
         long[] entriesBefore = new long[nodes];
@@ -104,7 +115,8 @@ final class BlockSchedule {
         }
         prefixSums(columnStart);
         int[] entryStart = new int[passes * nodes * chunks + 1];
-        MfData grouped = groupEntries(shard, chunkOfCol, passes, nodes * chunks, entryStart);
+        MfData grouped = groupEntries(shard, chunkOfCol, passes, nodes, chunks,
+                new SplittableRandom(SplitMix.hash(seed, ENTRY_CHUNK_STREAM, 0)), entryStart);
         return new BlockSchedule(nodes, passes * nodes, chunks, grouped, entryStart, columns, columnStart,
                 partition.rowsOf(node));
     }
@@ -143,15 +155,22 @@ final class BlockSchedule {
     /**
      * {@code shard}'s entries grouped stably by sub-epoch and chunk: entry {@code i} of {@code n}
      * belongs to pass {@code i * passes / n} (the shard is in random order, so each pass gets a
-     * random share) and to the chunk of its column. Fills {@code start} with where each group starts
-     * (and, last, the end).
+     * random share), to the sub-epoch of its column's block in that pass, and to chunk
+     * {@code max(k, r)} for its column's chunk {@code k} and a random {@code r}. Fills
+     * {@code start} with where each group starts (and, last, the end).
+     *
+     * @param chunkOfCol the column chunk of each column: block sub-epoch * chunks + chunk
      */
-    private static MfData groupEntries(MfData shard, int[] chunkOfCol, int passes, int chunksPerPass, int[] start) {
+    private static MfData groupEntries(MfData shard, int[] chunkOfCol, int passes, int nodes, int chunks,
+                                       SplittableRandom random, int[] start) {
         int n = shard.size();
         int[] cols = shard.cols();
         int[] groupOf = new int[n];
         for (int i = 0; i < n; i++) {
-            groupOf[i] = (int) ((long) i * passes / n) * chunksPerPass + chunkOfCol[cols[i]];
+            int pass = (int) ((long) i * passes / n);
+            int columnChunk = chunkOfCol[cols[i]];
+            int chunk = Math.max(columnChunk % chunks, random.nextInt(chunks));
+            groupOf[i] = (pass * nodes + columnChunk / chunks) * chunks + chunk;
             start[groupOf[i] + 1]++;
         }
         prefixSums(start);
@@ -205,15 +224,16 @@ final class BlockSchedule {
     }
 
     /**
-     * The first of the columns of chunk {@code chunk} of sub-epoch {@code subEpoch} in
-     * {@link #columns()}: all columns of the chunk's block that fall into it, also those without
-     * entries in this sub-epoch's pass.
+     * The first of the columns of column chunk {@code chunk} of sub-epoch {@code subEpoch} in
+     * {@link #columns()}: those to be here before the sub-epoch's chunk {@code chunk} trains, with
+     * those of the earlier chunks. They are all the block's columns that fall into the chunk, also
+     * those without entries in this sub-epoch's pass.
      */
     int columnsFrom(int subEpoch, int chunk) {
         return columnStart[group(subEpoch, chunk) % (nodes * chunks)];
     }
 
-    /** The end (exclusive) of the columns of chunk {@code chunk} of sub-epoch {@code subEpoch}. */
+    /** The end (exclusive) of the columns of column chunk {@code chunk} of sub-epoch {@code subEpoch}. */
     int columnsTo(int subEpoch, int chunk) {
         return columnStart[group(subEpoch, chunk) % (nodes * chunks) + 1];
     }

@@ -152,7 +152,8 @@ public final class MfCommand implements Callable<Integer> {
                 out.println(describeData());
                 out.printf(Locale.ROOT, "model: rank %d, lr %s, reg %s, %d epoch(s), seed %d%n", rank, learningRate,
                         regularization, epochs, seed);
-                out.printf(Locale.ROOT, "training: %d node(s) x %d thread(s), batches of %d entries; technique %s, %s%n",
+                out.printf(Locale.ROOT,
+                        "training: %d node(s) x %d thread(s), batches of %d entries; technique %s, %s%n",
                         node.clusterSize(), threads, batch, technique, plan.describe());
                 out.printf(Locale.ROOT, "entries: %d train, %d test, of a %d x %d matrix (%.2f s to load)%n",
                         train.size(), data.test().size(), train.numRows(), train.numCols(), loadSeconds);

@@ -27,7 +27,8 @@ class BlockedTrainingTest {
         InJvmNetwork network = new InJvmNetwork();
         try (TestCluster cluster = new TestCluster(NODES, List.of("injvm:1", "injvm:2"),
                 node -> new InJvmTransport(network),
-                builder -> builder.table(MfTables.rowSpec(SPEC.rows(), 8, 23)).table(MfTables.colSpec(SPEC.cols(), 8, 23))
+                builder -> builder.table(MfTables.rowSpec(SPEC.rows(), 8, 23))
+                        .table(MfTables.colSpec(SPEC.cols(), 8, 23))
                         .technique(Technique.RELOCATION_ONLY))) {
             double[] initialErrors = new double[NODES];
             double[] finalErrors = new double[NODES];
