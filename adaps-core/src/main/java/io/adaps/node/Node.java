@@ -22,6 +22,8 @@ import io.adaps.api.PeerFailedException;
 import io.adaps.api.PeerMetrics;
 import io.adaps.api.Table;
 import io.adaps.api.Worker;
+import io.adaps.api.WorkerMetrics;
+import io.adaps.directory.LocationCache;
 import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageType;
 import io.adaps.store.SlotKind;
@@ -35,9 +37,10 @@ import io.adaps.transport.TransportConfig;
  * thread, remotely through the transport), serves other nodes' requests on transport threads, and
  * tracks which peers have failed. A node without a transport is a cluster of one.
  *
- * <p>This is the classic parameter server (Li et al., "Scaling Distributed Machine Learning with
- * the Parameter Server", OSDI 2014): every row stays at its home node (see
- * {@link io.adaps.api.Partitioning}), and update rules run there.
+ * <p>Every row starts at its home node (see {@link io.adaps.api.Partitioning}), as in the classic
+ * parameter server (Li et al., "Scaling Distributed Machine Learning with the Parameter Server",
+ * OSDI 2014), and update rules run wherever the row is held. Rows move between nodes through the
+ * {@link Relocator}.
  */
 public final class Node implements AdaPS, MessageHandler {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
@@ -51,6 +54,8 @@ public final class Node implements AdaPS, MessageHandler {
     private final Transport transport;
     private final TransportConfig transportConfig;
     private final RequestServer server;
+    private final Relocator relocator;
+    private final LocationCache locations;
     private final ClusterBarrier barrier;
     private final AtomicReferenceArray<PeerFailedException> peerFailures;
     private final AtomicInteger peerFailureCount = new AtomicInteger();
@@ -101,7 +106,15 @@ public final class Node implements AdaPS, MessageHandler {
             stores[table.id()] = store;
             floats += (long) store.heldRows() * (table.valueLength() + table.spec().updateRule().stateLength(table.valueLength()));
         }
-        this.server = new RequestServer(this, stores);
+        if (config.clusterSize() > 1) {
+            long[] rows = tables.stream().mapToLong(Table::rows).toArray();
+            this.locations = new LocationCache(rows);
+            this.relocator = new Relocator(this, stores, locations);
+        } else {
+            this.locations = null;
+            this.relocator = null;
+        }
+        this.server = new RequestServer(this, stores, relocator);
         this.barrier = new ClusterBarrier(this);
         if (transport != null) {
             transport.start(transportConfig, this);
@@ -165,9 +178,11 @@ public final class Node implements AdaPS, MessageHandler {
 
     @Override
     public NodeMetrics metrics() {
-        long[] sums = new long[7];
+        long[] sums = new long[9];
+        List<WorkerMetrics> perWorker = new ArrayList<>(workers.size());
         for (NodeWorker worker : workers) {
             worker.addCounters(sums);
+            perWorker.add(worker.metrics());
         }
         List<PeerMetrics> peers = new ArrayList<>();
         for (int peer = 0; peer < clusterSize(); peer++) {
@@ -176,8 +191,9 @@ public final class Node implements AdaPS, MessageHandler {
             }
         }
         return new NodeMetrics(nodeId(), workers.size(), sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6],
-                messagesSent.sum(), bytesSent.sum(), messagesReceived.sum(), bytesReceived.sum(), 0, 0, 0, 0, 0, peers,
-                List.of());
+                messagesSent.sum(), bytesSent.sum(), messagesReceived.sum(), bytesReceived.sum(),
+                relocator == null ? 0 : relocator.relocationsIn.sum(), relocator == null ? 0 : relocator.relocationsOut.sum(),
+                relocator == null ? 0 : relocator.forwarded.sum(), sums[7], sums[8], peers, perWorker);
     }
 
     private PeerMetrics roundTripMetrics(int peer) {
@@ -230,14 +246,18 @@ public final class Node implements AdaPS, MessageHandler {
     public void onMessage(int peer, DirectBuffer buffer, int offset, int length) {
         messagesReceived.increment();
         bytesReceived.add(length);
-        Message message = messages.get().wrap(buffer, offset, length);
+        handle(peer, messages.get().wrap(buffer, offset, length));
+    }
+
+    private void handle(int peer, Message message) {
+        int length = message.length();
         MessageType type = length >= Message.HEADER_LENGTH ? message.type() : null;
         if (type == null) {
             LOG.error("node {}: dropped a malformed message of {} bytes from {}", nodeId(), length, describePeer(peer));
             return;
         }
         switch (type) {
-            case PULL, PUSH, SET -> server.serve(peer, message);
+            case PULL, PUSH, SET, LOCALIZE, RELINQUISH, HANDOVER -> server.serve(peer, message);
             case PULL_REPLY, ACK, ERROR -> routeAnswer(peer, message);
             case BARRIER_ENTER -> {
                 if (nodeId() == 0) {
@@ -257,7 +277,8 @@ public final class Node implements AdaPS, MessageHandler {
         }
     }
 
-    private void routeAnswer(int peer, Message message) {
+    /** Hands an answer (or the HANDOVER of a localize) to the worker whose request id it carries. */
+    void routeAnswer(int peer, Message message) {
         int workerId = (int) (message.requestId() >>> 48);
         RemoteOperations remote = workerId < workers.size() ? workers.get(workerId).remote() : null;
         if (remote == null) {
@@ -291,8 +312,18 @@ public final class Node implements AdaPS, MessageHandler {
         barrier.onPeerFailure();
     }
 
-    /** Sends a message to {@code peer}, counting it; throws if the peer has failed. */
+    /**
+     * Sends a message to {@code peer}, counting it; throws if the peer has failed. A message to
+     * this node itself (a request for a row whose home is here, an answer to a request of this
+     * node that came back) is handled at once, on the calling thread, from a copy.
+     */
     void send(int peer, DirectBuffer buffer, int offset, int length) {
+        if (peer == nodeId()) {
+            byte[] copy = new byte[length];
+            buffer.getBytes(offset, copy);
+            handle(peer, new Message().wrap(new UnsafeBuffer(copy), 0, length));
+            return;
+        }
         PeerFailedException failure = peerFailures.get(peer);
         if (failure != null) {
             throw failure;
@@ -302,11 +333,36 @@ public final class Node implements AdaPS, MessageHandler {
         bytesSent.add(length);
     }
 
+    /**
+     * Sends an answer or forwarded message whose recipient may have failed meanwhile: then it is
+     * dropped (the recipient's failure is handled elsewhere), with a debug log.
+     */
+    void sendQuietly(int peer, DirectBuffer buffer, int offset, int length) {
+        try {
+            send(peer, buffer, offset, length);
+        } catch (PeerFailedException e) {
+            LOG.debug("node {}: dropped a message to {}: {}", nodeId(), describePeer(peer), e.getMessage());
+        }
+    }
+
     /** Sends a header-only message (barrier, leave). */
     void sendControl(int peer, MessageType type, long id) {
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[Message.HEADER_LENGTH]);
-        Message.writeHeader(buffer, 0, type, 0, 0, id);
+        Message.writeHeader(buffer, 0, type, 0, 0, 0, id, nodeId(), 0);
         send(peer, buffer, 0, Message.HEADER_LENGTH);
+    }
+
+    /**
+     * Refuses request {@code requestId} of node {@code peer} with an ERROR saying {@code text};
+     * {@code failedPeer} is the node whose failure is the reason, or -1.
+     */
+    void sendError(int peer, long requestId, int failedPeer, String text) {
+        int length = Math.min(text.length(), 1000);
+        UnsafeBuffer buffer = new UnsafeBuffer(new byte[Message.HEADER_LENGTH + length]);
+        buffer.putStringWithoutLengthAscii(Message.HEADER_LENGTH, text, 0, length);
+        Message.writeHeader(buffer, 0, MessageType.ERROR, failedPeer >= 0 ? Message.FLAG_PEER_FAILED : 0, 0, length,
+                requestId, peer, failedPeer + 1);
+        sendQuietly(peer, buffer, 0, buffer.capacity());
     }
 
     /** The failure of {@code peer}, or {@code null} while it is alive. */
@@ -348,7 +404,30 @@ public final class Node implements AdaPS, MessageHandler {
      * not the row's home (for tests).
      */
     int directoryOwner(Table table, long row) {
-        return home(table, row) == nodeId() ? nodeId() : -1;
+        if (home(table, row) != nodeId()) {
+            return -1;
+        }
+        return relocator == null ? nodeId() : relocator.directoryOwner(table.id(), row);
+    }
+
+    /** The most slots the store of {@code table} has used at once (for tests of slot reuse). */
+    int slotHighWaterMark(Table table) {
+        return stores[table.id()].slotHighWaterMark();
+    }
+
+    /** Moves rows here and finds rows elsewhere; {@code null} on a cluster of one. */
+    Relocator relocator() {
+        return relocator;
+    }
+
+    /** Where rows were last seen; {@code null} on a cluster of one. */
+    LocationCache locations() {
+        return locations;
+    }
+
+    /** Floats per slot of {@code table}: value and update-rule state. */
+    int stride(Table table) {
+        return stores[table.id()].stride();
     }
 
     /** The home node of {@code row} of {@code table}. */

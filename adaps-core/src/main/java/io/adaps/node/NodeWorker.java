@@ -8,14 +8,16 @@ import java.lang.invoke.VarHandle;
 
 import io.adaps.api.Table;
 import io.adaps.api.TableView;
+import io.adaps.api.Technique;
 import io.adaps.api.Worker;
+import io.adaps.api.WorkerMetrics;
 import io.adaps.store.TableStore;
 
 /**
  * A training thread's handle: validates each call completely, then runs it. Rows this node holds
  * are accessed straight in its {@link TableStore}s on the calling thread (no queue hop, no copy
- * beyond the caller's buffer, no allocation); rows held elsewhere are sent to their holder through
- * {@link RemoteOperations}, first, so that the network works while the local part runs.
+ * beyond the caller's buffer, no allocation); rows held elsewhere are sent to where they are
+ * through {@link RemoteOperations}.
  *
  * <p>Counters and the clock are plain fields written only by the owning thread; other threads
  * (metrics) read them racily, which is exact once the worker is quiet.
@@ -121,8 +123,12 @@ final class NodeWorker extends AbstractAccess implements Worker {
     }
 
     /**
-     * Validates a multi-id operation completely, then runs it: remote parts are sent first, then
-     * local rows are accessed; a synchronous call then waits for the remote answers.
+     * Validates a multi-id operation completely, then runs it: each row held here is accessed in
+     * place; the others are collected and sent to where they are, and a synchronous call then
+     * waits for their answers.
+     *
+     * <p>Whether a row is here is decided once per row, by the access itself (a row can leave at
+     * any moment; see {@link TableStore}), so no row is ever both applied here and sent away.
      *
      * @return the ticket of an asynchronous call, 0 for a synchronous one
      */
@@ -140,10 +146,26 @@ final class NodeWorker extends AbstractAccess implements Worker {
             count(op, idCount);
             return ticket;
         }
-        RemoteCall call = sendRemoteParts(op, table, ids, idOffset, idCount, buffer, bufferOffset, ticket);
-        count(op, runHeldRows(op, table, ids, idOffset, idCount, buffer, bufferOffset));
-        if (call != null && !async) {
-            remote.await(call);
+        RemoteOperations remote = remote();
+        remote.begin(op);
+        int position = bufferOffset;
+        int local = 0;
+        for (int i = idOffset; i < idOffset + idCount; i++) {
+            Table idTable = table != null ? table : keys.tableOf(ids[i]);
+            long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
+            if (run(op, stores[idTable.id()], row, buffer, position)) {
+                local++;
+            } else {
+                remote.add(remote.route(idTable, row), idTable, row, buffer, position);
+            }
+            position += idTable.valueLength();
+        }
+        count(op, local);
+        if (remote.hasRows()) {
+            RemoteCall call = remote.send(ticket != 0 ? ticket : ++ticketsIssued, buffer);
+            if (!async) {
+                remote.await(call);
+            }
         }
         return ticket;
     }
@@ -169,44 +191,6 @@ final class NodeWorker extends AbstractAccess implements Worker {
         }
     }
 
-    /** Collects and sends the rows held elsewhere; returns their call, or {@code null} if there are none. */
-    private RemoteCall sendRemoteParts(Operation op, Table table, long[] ids, int idOffset, int idCount, float[] buffer,
-                                       int bufferOffset, long ticket) {
-        RemoteOperations remote = remote();
-        remote.begin(op);
-        int position = bufferOffset;
-        for (int i = idOffset; i < idOffset + idCount; i++) {
-            Table idTable = table != null ? table : keys.tableOf(ids[i]);
-            long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
-            if (!stores[idTable.id()].holds(row)) {
-                remote.add(node.home(idTable, row), idTable, row, buffer, position);
-            }
-            position += idTable.valueLength();
-        }
-        if (!remote.hasRows()) {
-            return null;
-        }
-        return remote.send(ticket != 0 ? ticket : ++ticketsIssued, buffer);
-    }
-
-    /** Runs the rows this node holds; returns how many. */
-    private int runHeldRows(Operation op, Table table, long[] ids, int idOffset, int idCount, float[] buffer,
-                            int bufferOffset) {
-        int position = bufferOffset;
-        int held = 0;
-        for (int i = idOffset; i < idOffset + idCount; i++) {
-            Table idTable = table != null ? table : keys.tableOf(ids[i]);
-            long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
-            TableStore store = stores[idTable.id()];
-            if (store.holds(row)) {
-                run(op, store, row, buffer, position);
-                held++;
-            }
-            position += idTable.valueLength();
-        }
-        return held;
-    }
-
     /** Validates a single-id operation, then runs it. */
     void executeOne(Operation op, Table table, long id, float[] buffer, int bufferOffset) {
         checkUsable();
@@ -214,16 +198,43 @@ final class NodeWorker extends AbstractAccess implements Worker {
         Table idTable = tableOf(table, id);
         checkBuffer(op, buffer, bufferOffset, idTable.valueLength(), false);
         long row = table == null ? id - idTable.firstKey() : id;
-        TableStore store = stores[idTable.id()];
-        if (node.clusterSize() == 1 || store.holds(row)) {
-            run(op, store, row, buffer, bufferOffset);
+        if (run(op, stores[idTable.id()], row, buffer, bufferOffset)) {
             count(op, 1);
             return;
         }
         RemoteOperations remote = remote();
         remote.begin(op);
-        remote.add(node.home(idTable, row), idTable, row, buffer, bufferOffset);
+        remote.add(remote.route(idTable, row), idTable, row, buffer, bufferOffset);
         remote.await(remote.send(++ticketsIssued, buffer));
+    }
+
+    /**
+     * Validates, then moves the rows of the ids here (see {@link io.adaps.api.ParameterAccess}):
+     * rows neither held here nor already on their way are asked of their homes.
+     *
+     * @return the ticket of an asynchronous call, 0 for a synchronous one
+     */
+    long localize(Table table, long[] ids, int idOffset, int idCount, boolean async) {
+        checkUsable();
+        checkNotNull(ids, "ids");
+        checkRange(idOffset, idCount, ids.length, "idOffset", "idCount", "ids");
+        checkIdsAndCountFloats(table, ids, idOffset, idCount);
+        long ticket = async ? ++ticketsIssued : 0;
+        if (node.clusterSize() == 1 || node.config().technique() == Technique.STATIC) {
+            return ticket;
+        }
+        RemoteOperations remote = remote();
+        remote.begin(Operation.LOCALIZE);
+        long callTicket = ticket != 0 ? ticket : ticketsIssued + 1;
+        node.relocator().claim(table, ids, idOffset, idCount, keys, remote, id, callTicket);
+        if (remote.hasRows()) {
+            ticketsIssued = Math.max(ticketsIssued, callTicket);
+            RemoteCall call = remote.send(callTicket, null);
+            if (!async) {
+                remote.await(call);
+            }
+        }
+        return ticket;
     }
 
     /** The remote half of this worker, created on the owning thread's first remote operation. */
@@ -239,7 +250,10 @@ final class NodeWorker extends AbstractAccess implements Worker {
         return owner;
     }
 
-    /** Adds local pulls, pushes, sets, remote pulls, pushes, sets and intents to {@code sums[0..6]}. */
+    /**
+     * Adds local pulls, pushes, sets, remote pulls, pushes, sets, intents, location-cache hits and
+     * misses to {@code sums[0..8]}.
+     */
     void addCounters(long[] sums) {
         sums[0] += pulls;
         sums[1] += pushes;
@@ -249,17 +263,17 @@ final class NodeWorker extends AbstractAccess implements Worker {
             sums[3] += r.remotePulls;
             sums[4] += r.remotePushes;
             sums[5] += r.remoteSets;
+            sums[7] += r.locationHits;
+            sums[8] += r.locationMisses;
         }
         sums[6] += intents;
     }
 
-    /** Validates, then moves the rows of the ids here (see {@link io.adaps.api.ParameterAccess}); returns a ticket if async. */
-    long localize(Table table, long[] ids, int idOffset, int idCount, boolean async) {
-        checkUsable();
-        checkNotNull(ids, "ids");
-        checkRange(idOffset, idCount, ids.length, "idOffset", "idCount", "ids");
-        checkIdsAndCountFloats(table, ids, idOffset, idCount);
-        return async ? ++ticketsIssued : 0;
+    /** This worker's local and remote accesses. */
+    WorkerMetrics metrics() {
+        RemoteOperations r = remote;
+        long remoteAccesses = r == null ? 0 : r.remotePulls + r.remotePushes + r.remoteSets;
+        return new WorkerMetrics(id, pulls + pushes + sets, remoteAccesses);
     }
 
     void signalIntent(Table table, long[] ids, int idOffset, int idCount, long fromClock, long toClock) {
@@ -281,13 +295,14 @@ final class NodeWorker extends AbstractAccess implements Worker {
 
     // Reference comparisons rather than switches: with the operation constant at the call site
     // (every API method passes a literal), the JIT folds them away.
-    private static void run(Operation op, TableStore store, long row, float[] buffer, int position) {
+    /** Runs {@code op} on {@code row} in {@code store}; {@code false} if the row is not held here. */
+    private static boolean run(Operation op, TableStore store, long row, float[] buffer, int position) {
         if (op == Operation.PULL) {
-            store.pull(row, buffer, position);
+            return store.pull(row, buffer, position);
         } else if (op == Operation.PUSH) {
-            store.push(row, buffer, position);
+            return store.push(row, buffer, position);
         } else {
-            store.set(row, buffer, position);
+            return store.set(row, buffer, position);
         }
     }
 

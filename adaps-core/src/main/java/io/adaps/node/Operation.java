@@ -1,10 +1,12 @@
 package io.adaps.node;
 
-/** The three parameter operations, with the names their buffer arguments have in the API. */
+/** The operations a worker sends to other nodes, with the names their buffer arguments have in the API. */
 enum Operation {
     PULL("dst"),
     PUSH("updates"),
-    SET("values");
+    SET("values"),
+    /** Moves rows here; it has no buffer. */
+    LOCALIZE("");
 
     final String buffer;
     final String bufferOffset;

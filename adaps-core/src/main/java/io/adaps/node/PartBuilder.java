@@ -5,6 +5,7 @@ import org.agrona.ExpandableArrayBuffer;
 import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageType;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
  * Collects the rows of one operation that go to one (peer, table) into request messages of at
@@ -19,6 +20,8 @@ final class PartBuilder {
     final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(1024);
     /** Buffer positions of every row added, in order. */
     final IntArrayList positions = new IntArrayList();
+    /** Every row added, in order. */
+    final LongArrayList rows = new LongArrayList();
     /** Where each message starts in {@link #buffer}, and its row count. */
     final IntArrayList messageStarts = new IntArrayList();
     final IntArrayList messageCounts = new IntArrayList();
@@ -46,28 +49,37 @@ final class PartBuilder {
             case PULL -> MessageType.PULL;
             case PUSH -> MessageType.PUSH;
             case SET -> MessageType.SET;
+            case LOCALIZE -> MessageType.LOCALIZE;
         };
         positions.clear();
+        rows.clear();
         messageStarts.clear();
         messageCounts.clear();
         position = 0;
         count = 0;
     }
 
-    /** Adds {@code row}; its value is (for a pull: will be) at {@code values[valueOffset ..]}. */
+    /**
+     * Adds {@code row}; its value is (for a pull: will be) at {@code values[valueOffset ..]} (no
+     * value for a localize). Each row's index in its message is its position there.
+     */
     void add(long row, float[] values, int valueOffset) {
-        int requestEntry = type == MessageType.PULL ? Message.ROW_LENGTH : Message.ROW_LENGTH + valueLength * Float.BYTES;
-        int answerEntry = type == MessageType.PULL ? valueLength * Float.BYTES : 0;
+        boolean carriesValue = type == MessageType.PUSH || type == MessageType.SET;
+        int requestEntry = type.entryLength(valueLength, 0);
+        int answerEntry = type == MessageType.PULL ? MessageType.PULL_REPLY.entryLength(valueLength, 0)
+                : Message.INDEX_LENGTH;
         if (count == 0 || position + requestEntry > messageStart + maxMessageBytes
                 || answerBytes + answerEntry > maxMessageBytes) {
             startMessage();
         }
         position = Message.writeRow(buffer, position, row);
-        if (type != MessageType.PULL) {
+        position = Message.writeInt(buffer, position, count);
+        if (carriesValue) {
             position = Message.writeFloats(buffer, position, values, valueOffset, valueLength);
         }
         answerBytes += answerEntry;
         positions.add(valueOffset);
+        rows.add(row);
         count++;
     }
 
@@ -88,21 +100,24 @@ final class PartBuilder {
 
     /**
      * Closes the last message, adds each message to {@code call} as one part (consecutive part
-     * indexes) and writes its header with request id {@code requestIdBase | part << 32}.
+     * indexes) and writes its header with request id {@code requestIdBase | part << 32} and this
+     * node as the origin.
      *
      * @return the part index of the first message
      */
-    int finish(RemoteCall call, long requestIdBase) {
+    int finish(RemoteCall call, long requestIdBase, int origin) {
         finishMessage();
         count = 0;
         int firstPart = call.parts;
         int first = 0;
         for (int m = 0; m < messageStarts.size(); m++) {
-            int rows = messageCounts.getInt(m);
-            call.positions.addElements(call.positions.size(), positions.elements(), first, rows);
-            first += rows;
-            int part = call.addPart(peer, table, rows);
-            Message.writeHeader(buffer, messageStarts.getInt(m), type, table, rows, requestIdBase | ((long) part << 32));
+            int entries = messageCounts.getInt(m);
+            call.positions.addElements(call.positions.size(), positions.elements(), first, entries);
+            call.rows.addElements(call.rows.size(), rows.elements(), first, entries);
+            first += entries;
+            int part = call.addPart(peer, table, entries);
+            Message.writeHeader(buffer, messageStarts.getInt(m), type, 0, table, entries,
+                    requestIdBase | ((long) part << 32), origin, 0);
         }
         return firstPart;
     }
@@ -126,6 +141,7 @@ final class PartBuilder {
     /** Forgets the operation. */
     void clear() {
         positions.clear();
+        rows.clear();
         messageStarts.clear();
         messageCounts.clear();
         count = 0;

@@ -5,9 +5,9 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
-import it.unimi.dsi.fastutil.ints.IntArrayList;
-
 import io.adaps.api.ClusterException;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
  * One operation of a worker that has parts at other nodes: which message went where, where each
@@ -15,18 +15,22 @@ import io.adaps.api.ClusterException;
  *
  * <h2>Concurrency</h2>
  * The worker thread fills a call, publishes it with a volatile write of {@code remaining}, then
- * sends the parts. Transport threads close parts as answers arrive; the worker itself closes the
- * parts still open when their peer failed or the operation timed out (only the worker, so that
- * nothing but answers races with it). Each part is closed exactly once: whoever wins the CAS of
- * its state from {@code OPEN} does the work (copies an answer into the caller's buffer, or records
- * a failure) and then decrements {@code remaining}. So when {@code remaining} reaches 0 every write
- * into the caller's buffer has happened, and the waiting worker (unparked by the last closer)
- * sees them through the volatile read of {@code remaining}. A call is reused only after that.
+ * sends the parts. A part's rows may be answered in pieces, by different nodes (rows that moved
+ * are forwarded, and their holders answer directly), on transport threads. An answer first locks
+ * its part ({@code OPEN -> BUSY}), copies its values into the caller's buffer, subtracts its rows
+ * and unlocks: back to {@code OPEN}, or to {@code ANSWERED} when no rows remain, which closes the
+ * part. The worker itself closes the parts still open when their peer failed or the operation
+ * timed out ({@code OPEN -> FAILED}; only the worker, so that nothing but answers races with it,
+ * and it waits out a {@code BUSY} part). Each part is closed exactly once, and closing decrements
+ * {@code remaining}. So when {@code remaining} reaches 0 no thread writes into the caller's buffer
+ * any more, and the waiting worker (unparked by the last closer) sees every write through the
+ * volatile read of {@code remaining}. A call is reused only after that.
  */
 final class RemoteCall {
     static final byte OPEN = 0;
-    static final byte ANSWERED = 1;
-    static final byte FAILED = 2;
+    static final byte BUSY = 1;
+    static final byte ANSWERED = 2;
+    static final byte FAILED = 3;
     /** Part indexes travel in 16 bits of the request id. */
     static final int MAX_PARTS = 1 << 16;
     private static final VarHandle REMAINING;
@@ -52,10 +56,14 @@ final class RemoteCall {
     int[] partTable = new int[4];
     int[] partFirst = new int[4];
     int[] partCount = new int[4];
+    /** Rows of each part not answered yet; touched only by whoever holds the part. */
+    int[] partRemaining = new int[4];
     long[] partSentNanos = new long[4];
     byte[] partState = new byte[4];
     /** Buffer offsets of the values of each part's rows, part after part. */
     final IntArrayList positions = new IntArrayList();
+    /** The row ids, in the order of {@link #positions}. */
+    final LongArrayList rows = new LongArrayList();
     private volatile int remaining;
     private volatile ClusterException failure;
     /** Whether the worker has seen this call's outcome (its failure, if any, is reported once). */
@@ -72,11 +80,12 @@ final class RemoteCall {
         this.buffer = buffer;
         this.parts = 0;
         this.positions.clear();
+        this.rows.clear();
         this.failure = null;
         this.observed = false;
     }
 
-    /** Adds a part of {@code count} rows whose positions were appended last; returns its index. */
+    /** Adds a part of {@code count} rows whose positions and rows were appended last; returns its index. */
     int addPart(int peer, int table, int count) {
         if (parts == partPeer.length) {
             int grown = parts * 2;
@@ -84,6 +93,7 @@ final class RemoteCall {
             partTable = Arrays.copyOf(partTable, grown);
             partFirst = Arrays.copyOf(partFirst, grown);
             partCount = Arrays.copyOf(partCount, grown);
+            partRemaining = Arrays.copyOf(partRemaining, grown);
             partSentNanos = Arrays.copyOf(partSentNanos, grown);
             partState = Arrays.copyOf(partState, grown);
         }
@@ -96,7 +106,8 @@ final class RemoteCall {
         partTable[part] = table;
         partFirst[part] = positions.size() - count;
         partCount[part] = count;
-        // Release: a transport thread that claims this part also sees the ticket and part fields.
+        partRemaining[part] = count;
+        // Release: a transport thread that locks this part also sees the ticket and part fields.
         STATE.setRelease(partState, part, OPEN);
         return part;
     }
@@ -111,18 +122,47 @@ final class RemoteCall {
         return remaining == 0;
     }
 
-    /** Claims an open part for closing; only the winner may touch the part's data. */
-    boolean claim(int part, byte outcome) {
-        return STATE.compareAndSet(partState, part, OPEN, outcome);
+    /** Locks an open part for an answer, waiting out another answer; {@code false} if it is closed. */
+    boolean lockPart(int part) {
+        while (true) {
+            byte state = (byte) STATE.getVolatile(partState, part);
+            if (state == OPEN && STATE.compareAndSet(partState, part, OPEN, BUSY)) {
+                return true;
+            }
+            if (state != OPEN && state != BUSY) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
     }
 
-    /** Gives back a part claimed by mistake (an answer that turned out to be for an earlier call). */
-    void unclaim(int part, byte outcome) {
-        STATE.compareAndSet(partState, part, outcome, OPEN);
+    /**
+     * Unlocks a part locked by {@link #lockPart}: {@code OPEN} leaves it open, {@code ANSWERED} or
+     * {@code FAILED} closes it.
+     */
+    void unlockPart(int part, byte state) {
+        STATE.setRelease(partState, part, state);
+        if (state != OPEN) {
+            close();
+        }
     }
 
-    /** Closes a claimed part; the last one wakes the worker. */
-    void close() {
+    /** Closes a part as failed with {@code cause} unless it is closed already. */
+    void failPart(int part, ClusterException cause) {
+        if (lockPart(part)) {
+            fail(cause);
+            unlockPart(part, FAILED);
+        }
+    }
+
+    /** Whether a part is still open (unlocked or being answered). */
+    boolean isOpen(int part) {
+        byte state = (byte) STATE.getVolatile(partState, part);
+        return state == OPEN || state == BUSY;
+    }
+
+    /** Closes a part; the last one wakes the worker. */
+    private void close() {
         if ((int) REMAINING.getAndAdd(this, -1) == 1) {
             LockSupport.unpark(waiter);
         }
@@ -136,10 +176,7 @@ final class RemoteCall {
     /** Closes every open part as failed with {@code cause}. Worker thread only. */
     void failAll(ClusterException cause) {
         for (int part = 0; part < parts; part++) {
-            if (claim(part, FAILED)) {
-                fail(cause);
-                close();
-            }
+            failPart(part, cause);
         }
     }
 

@@ -8,13 +8,15 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import io.adaps.api.ClusterException;
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.Table;
+import io.adaps.directory.LocationCache;
 import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageType;
 
 /**
  * The remote half of a worker: splits the rows of an operation that other nodes hold into one
  * request per (peer, table) (more if a request would exceed the message size), sends them, and
- * tracks them as a {@link RemoteCall} until every answer is in.
+ * tracks them as a {@link RemoteCall} until every answer is in. A row goes to where this node's
+ * {@link LocationCache} last saw it, else to its home ({@link #route}).
  *
  * <p>A worker keeps {@value #IN_FLIGHT} calls in a ring indexed by ticket; a new operation whose
  * slot is still busy first waits for it, which bounds what one worker has in flight. Request ids
@@ -42,6 +44,8 @@ final class RemoteOperations {
     long remotePulls;
     long remotePushes;
     long remoteSets;
+    long locationHits;
+    long locationMisses;
 
     RemoteOperations(Node node, int workerId, Thread thread) {
         this.node = node;
@@ -73,6 +77,17 @@ final class RemoteOperations {
         builder.add(row, buffer, position);
     }
 
+    /** Where to send a request for {@code row}: its cached location if known (and alive), else its home. */
+    int route(Table table, long row) {
+        int cached = node.locations().get(table.id(), row);
+        if (cached != LocationCache.UNKNOWN && cached != node.nodeId() && node.peerFailure(cached) == null) {
+            locationHits++;
+            return cached;
+        }
+        locationMisses++;
+        return node.home(table, row);
+    }
+
     /** Whether rows were added since {@link #begin}. */
     boolean hasRows() {
         return !used.isEmpty();
@@ -97,7 +112,7 @@ final class RemoteOperations {
         for (int u = 0; u < used.size(); u++) {
             PartBuilder builder = builders[used.getInt(u)];
             rows += builder.positions.size();
-            builder.finish(call, requestIdBase);
+            builder.finish(call, requestIdBase, node.nodeId());
         }
         call.open();
         int part = 0;
@@ -108,10 +123,7 @@ final class RemoteOperations {
                 try {
                     node.send(builder.peer, builder.buffer, builder.messageStart(m), builder.messageLength(m));
                 } catch (ClusterException e) {
-                    if (call.claim(part, RemoteCall.FAILED)) {
-                        call.fail(e);
-                        call.close();
-                    }
+                    call.failPart(part, e);
                 }
             }
             builder.clear();
@@ -121,7 +133,7 @@ final class RemoteOperations {
             case PULL -> remotePulls += rows;
             case PUSH -> remotePushes += rows;
             case SET -> remoteSets += rows;
-            default -> throw new AssertionError(operation);
+            case LOCALIZE -> { }
         }
         return call;
     }
@@ -202,14 +214,16 @@ final class RemoteOperations {
                 LockSupport.parkNanos(this, Math.min(left, PARK_NANOS));
             }
         }
+        if (call.operation == Operation.LOCALIZE && call.failure() != null && !call.observed) {
+            node.relocator().abandon(workerId, call.ticket, call);
+        }
     }
 
     private void failPartsOfFailedPeers(RemoteCall call) {
         for (int part = 0; part < call.parts; part++) {
             PeerFailedException failure = node.peerFailure(call.partPeer[part]);
-            if (failure != null && call.claim(part, RemoteCall.FAILED)) {
-                call.fail(failure);
-                call.close();
+            if (failure != null) {
+                call.failPart(part, failure);
             }
         }
     }
@@ -218,56 +232,109 @@ final class RemoteOperations {
         StringBuilder peers = new StringBuilder();
         for (int part = 0; part < call.parts; part++) {
             String peer = node.describePeer(call.partPeer[part]);
-            if (call.partState[part] == RemoteCall.OPEN && peers.indexOf(peer) < 0) {
+            if (call.isOpen(part) && peers.indexOf(peer) < 0) {
                 peers.append(peers.length() == 0 ? "" : ", ").append(peer);
             }
         }
         return peers.toString();
     }
 
-    /** Handles an answer (PULL_REPLY, ACK or ERROR) from {@code peer}; called on a transport thread. */
+    /**
+     * Handles an answer from {@code peer}: a PULL_REPLY, ACK, ERROR, or the HANDOVER of rows this
+     * worker localized (after the node installed them); called on a transport thread, or on any
+     * thread that served a request of this node. An answer may cover any subset of a part's rows.
+     */
     void onAnswer(int peer, Message message) {
         long requestId = message.requestId();
         RemoteCall call = calls[(int) (requestId & (IN_FLIGHT - 1))];
         int ticket = (int) requestId;
         int part = (int) (requestId >>> 32) & 0xFFFF;
-        if (call.complete() || (int) call.ticket != ticket || part >= call.parts || call.partPeer[part] != peer) {
+        if (call.complete() || (int) call.ticket != ticket || part >= call.parts || !call.lockPart(part)) {
             return; // the answer of a part that was failed (timed out) earlier
         }
-        if (!call.claim(part, RemoteCall.ANSWERED)) {
-            return;
-        }
         if ((int) call.ticket != ticket) {
-            call.unclaim(part, RemoteCall.ANSWERED);
+            call.unlockPart(part, RemoteCall.OPEN); // the call was reused meanwhile
             return;
         }
-        MessageType type = message.type();
-        if (type == MessageType.ERROR) {
-            call.fail(new ClusterException(node.describePeer(peer) + " refused a request: " + message.errorText()));
-        } else if (call.operation == Operation.PULL) {
-            copyValues(peer, message, call, part);
-        } else if (type != MessageType.ACK) {
-            call.fail(new ClusterException(node.describePeer(peer) + " answered " + type + " (expected ACK)"));
+        byte outcome;
+        if (message.type() == MessageType.ERROR) {
+            call.fail(refusal(peer, message));
+            outcome = RemoteCall.FAILED;
+        } else {
+            String problem = checkAnswer(call, part, message);
+            if (problem != null) {
+                call.fail(new ClusterException(node.describePeer(peer) + " sent a malformed answer: " + problem));
+                outcome = RemoteCall.FAILED;
+            } else {
+                apply(peer, call, part, message);
+                call.partRemaining[part] -= message.count();
+                outcome = call.partRemaining[part] == 0 ? RemoteCall.ANSWERED : RemoteCall.OPEN;
+                if (outcome == RemoteCall.ANSWERED) {
+                    node.recordRoundTrip(call.partPeer[part], System.nanoTime() - call.partSentNanos[part]);
+                }
+            }
         }
-        node.recordRoundTrip(peer, System.nanoTime() - call.partSentNanos[part]);
-        call.close();
+        call.unlockPart(part, outcome);
     }
 
-    private void copyValues(int peer, Message message, RemoteCall call, int part) {
+    private ClusterException refusal(int peer, Message error) {
+        if ((error.flags() & Message.FLAG_PEER_FAILED) != 0) {
+            int failed = error.aux() - 1;
+            return new PeerFailedException(failed, node.describePeer(failed) + " (reported by " + node.describePeer(peer)
+                    + "): " + error.errorText());
+        }
+        return new ClusterException(node.describePeer(peer) + " refused a request: " + error.errorText());
+    }
+
+    private String checkAnswer(RemoteCall call, int part, Message answer) {
+        MessageType type = answer.type();
+        boolean expected = call.operation == Operation.PULL ? type == MessageType.PULL_REPLY
+                : type == MessageType.ACK || (call.operation == Operation.LOCALIZE && type == MessageType.HANDOVER);
+        if (!expected) {
+            return "type=" + type + " (expected the answer to a " + call.operation + ")";
+        }
+        Table table = node.tables().get(call.partTable[part]);
+        if (answer.table() != table.id() && type != MessageType.ACK) {
+            return "table=" + answer.table() + " (expected " + table.id() + ")";
+        }
+        String problem = answer.validate(table.valueLength(), node.stride(table));
+        if (problem != null) {
+            return problem;
+        }
+        if (answer.count() > call.partRemaining[part]) {
+            return "count=" + answer.count() + " (expected at most the " + call.partRemaining[part] + " rows unanswered)";
+        }
+        int entryLength = type.entryLength(table.valueLength(), node.stride(table));
+        int indexAt = type == MessageType.HANDOVER ? Message.ROW_LENGTH : 0;
+        for (int i = 0; i < answer.count(); i++) {
+            int index = answer.intAt(answer.entry(i, entryLength) + indexAt);
+            if (index < 0 || index >= call.partCount[part]) {
+                return "index=" + index + " (expected 0.." + (call.partCount[part] - 1) + ")";
+            }
+        }
+        return null;
+    }
+
+    /** Copies pulled values into the caller's buffer and learns where the rows are. */
+    private void apply(int peer, RemoteCall call, int part, Message answer) {
+        MessageType type = answer.type();
+        if (type == MessageType.HANDOVER) {
+            return; // the rows are here now: the node has installed them
+        }
         Table table = node.tables().get(call.partTable[part]);
         int valueLength = table.valueLength();
-        int rows = call.partCount[part];
-        String problem = message.type() != MessageType.PULL_REPLY ? "type=" + message.type() + " (expected PULL_REPLY)"
-                : message.count() != rows ? "count=" + message.count() + " (expected " + rows + ")"
-                : message.validate(valueLength);
-        if (problem != null) {
-            call.fail(new ClusterException(node.describePeer(peer) + " sent a malformed answer: " + problem));
-            return;
-        }
-        int first = call.partFirst[part];
-        for (int i = 0; i < rows; i++) {
-            message.readFloats(message.replyValueOffset(i, valueLength), call.buffer, call.positions.getInt(first + i),
-                    valueLength);
+        int entryLength = type.entryLength(valueLength, 0);
+        boolean moved = peer != call.partPeer[part];
+        LocationCache locations = node.locations();
+        for (int i = 0; i < answer.count(); i++) {
+            int entry = answer.entry(i, entryLength);
+            int position = call.partFirst[part] + answer.intAt(entry);
+            if (type == MessageType.PULL_REPLY) {
+                answer.readFloats(entry + Message.INDEX_LENGTH, call.buffer, call.positions.getInt(position), valueLength);
+            }
+            if (moved) {
+                locations.put(table.id(), call.rows.getLong(position), peer);
+            }
         }
     }
 }

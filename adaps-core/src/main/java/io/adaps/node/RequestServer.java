@@ -6,96 +6,128 @@ import io.adaps.api.Table;
 import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageType;
 import io.adaps.store.TableStore;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 /**
- * Serves PULL, PUSH and SET requests from other nodes against this node's store, on the transport
- * thread that delivered them (store access is short and never blocks), and answers the requester.
- * A request is checked completely before it changes anything: a malformed one, or one naming rows
- * this node does not hold, is answered with an ERROR and changes nothing.
+ * Serves the row-carrying messages from other nodes (or from this node's own workers) on the
+ * thread that delivered them: PULL, PUSH and SET against this node's store, answered straight to
+ * the requester (store access is short and never blocks); LOCALIZE, RELINQUISH and HANDOVER, and
+ * the rows a request names that are not held here, go to the {@link Relocator}.
+ *
+ * <p>A message is checked completely before it changes anything: a malformed one is answered
+ * with an ERROR (or, if it is not a request, logged) and changes nothing.
  */
 final class RequestServer {
-    /** Per transport thread: the answer being built and a value buffer. */
+    /** Per thread: the answer being built, a value buffer and the entries not held here. */
     private static final class Scratch {
         final ExpandableArrayBuffer answer = new ExpandableArrayBuffer(1024);
+        final IntArrayList missing = new IntArrayList();
         float[] values = new float[64];
     }
 
     private final Node node;
     private final TableStore[] stores;
+    private final Relocator relocator;
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
-    RequestServer(Node node, TableStore[] stores) {
+    RequestServer(Node node, TableStore[] stores, Relocator relocator) {
         this.node = node;
         this.stores = stores;
+        this.relocator = relocator;
     }
 
-    void serve(int peer, Message request) {
-        Scratch s = scratch.get();
-        int tableId = request.table();
-        if (tableId >= stores.length) {
-            answerError(peer, request, s, "table=" + tableId + " (expected 0.." + (stores.length - 1) + ")");
-            return;
-        }
-        Table table = node.tables().get(tableId);
-        int valueLength = table.valueLength();
-        String problem = request.validate(valueLength);
-        if (problem == null) {
-            problem = checkRows(request, table);
-        }
+    /** Handles a PULL, PUSH, SET, LOCALIZE, RELINQUISH or HANDOVER from {@code peer}. */
+    void serve(int peer, Message message) {
+        String problem = check(message);
         if (problem != null) {
-            answerError(peer, request, s, problem);
+            MessageType type = message.type();
+            node.logRefusedRequest(peer, problem);
+            if (type.isRowRequest() || type == MessageType.LOCALIZE) {
+                int origin = message.origin();
+                node.sendError(origin >= 0 && origin < node.clusterSize() ? origin : peer, message.requestId(), -1, problem);
+            }
             return;
         }
+        Table table = node.tables().get(message.table());
+        switch (message.type()) {
+            case PULL, PUSH, SET -> serveRows(message, table);
+            case LOCALIZE -> relocator.onLocalize(message, table);
+            case RELINQUISH -> relocator.onRelinquish(message, table);
+            case HANDOVER -> relocator.onHandover(peer, message, table);
+            default -> throw new AssertionError(message.type());
+        }
+    }
+
+    /** Applies the rows held here and answers them; hands the others to the relocator. */
+    private void serveRows(Message request, Table table) {
+        Scratch s = scratch.get();
+        int valueLength = table.valueLength();
         if (s.values.length < valueLength) {
             s.values = new float[valueLength];
         }
-        TableStore store = stores[tableId];
-        int count = request.count();
+        TableStore store = stores[table.id()];
         MessageType type = request.type();
-        if (type == MessageType.PULL) {
-            int at = Message.HEADER_LENGTH;
-            s.answer.checkLimit(Message.HEADER_LENGTH + count * valueLength * Float.BYTES);
-            for (int i = 0; i < count; i++) {
-                store.pull(request.pullRow(i), s.values, 0);
+        int entryLength = type.entryLength(valueLength, store.stride());
+        int answerEntry = type == MessageType.PULL ? Message.INDEX_LENGTH + valueLength * Float.BYTES
+                : Message.INDEX_LENGTH;
+        int count = request.count();
+        s.answer.checkLimit(Message.HEADER_LENGTH + count * answerEntry);
+        s.missing.clear();
+        int at = Message.HEADER_LENGTH;
+        int answered = 0;
+        for (int i = 0; i < count; i++) {
+            int entry = request.entry(i, entryLength);
+            long row = request.rowAt(entry);
+            boolean held;
+            if (type == MessageType.PULL) {
+                held = store.pull(row, s.values, 0);
+            } else {
+                request.readFloats(entry + Message.ROW_ENTRY, s.values, 0, valueLength);
+                held = type == MessageType.PUSH ? store.push(row, s.values, 0) : store.set(row, s.values, 0);
+            }
+            if (!held) {
+                s.missing.add(entry);
+                continue;
+            }
+            at = Message.writeInt(s.answer, at, request.intAt(entry + Message.ROW_LENGTH));
+            if (type == MessageType.PULL) {
                 at = Message.writeFloats(s.answer, at, s.values, 0, valueLength);
             }
-            Message.writeHeader(s.answer, 0, MessageType.PULL_REPLY, tableId, count, request.requestId());
-            node.send(peer, s.answer, 0, at);
-            return;
+            answered++;
         }
-        for (int i = 0; i < count; i++) {
-            int entry = request.entryOffset(i, valueLength);
-            request.readFloats(entry + Message.ROW_LENGTH, s.values, 0, valueLength);
-            if (type == MessageType.PUSH) {
-                store.push(request.rowAt(entry), s.values, 0);
-            } else {
-                store.set(request.rowAt(entry), s.values, 0);
-            }
+        if (answered > 0) {
+            int origin = request.origin();
+            Message.writeHeader(s.answer, 0, type == MessageType.PULL ? MessageType.PULL_REPLY : MessageType.ACK, 0,
+                    table.id(), answered, request.requestId(), origin, 0);
+            node.sendQuietly(origin, s.answer, 0, at);
         }
-        Message.writeHeader(s.answer, 0, MessageType.ACK, tableId, count, request.requestId());
-        node.send(peer, s.answer, 0, Message.HEADER_LENGTH);
+        if (!s.missing.isEmpty()) {
+            relocator.forwardOrQueue(request, table, s.missing);
+        }
     }
 
-    private String checkRows(Message request, Table table) {
-        TableStore store = stores[table.id()];
-        boolean pull = request.type() == MessageType.PULL;
-        for (int i = 0; i < request.count(); i++) {
-            long row = pull ? request.pullRow(i) : request.rowAt(request.entryOffset(i, table.valueLength()));
+    /** What is wrong with {@code message}, or {@code null}. */
+    private String check(Message message) {
+        int tableId = message.table();
+        if (tableId >= stores.length) {
+            return "table=" + tableId + " (expected 0.." + (stores.length - 1) + ")";
+        }
+        Table table = node.tables().get(tableId);
+        String problem = message.validate(table.valueLength(), stores[tableId].stride());
+        if (problem != null) {
+            return problem;
+        }
+        int origin = message.origin();
+        if (origin < 0 || origin >= node.clusterSize()) {
+            return "origin=" + origin + " (expected a node 0.." + (node.clusterSize() - 1) + ")";
+        }
+        int entryLength = message.type().entryLength(table.valueLength(), stores[tableId].stride());
+        for (int i = 0; i < message.count(); i++) {
+            long row = message.rowAt(message.entry(i, entryLength));
             if (row < 0 || row >= table.rows()) {
                 return "row=" + row + " (expected 0.." + (table.rows() - 1) + " in table '" + table.name() + "')";
             }
-            if (!store.holds(row)) {
-                return "row=" + row + " of table '" + table.name() + "' is not held by " + node.describePeer(node.nodeId());
-            }
         }
         return null;
-    }
-
-    private void answerError(int peer, Message request, Scratch s, String problem) {
-        node.logRefusedRequest(peer, problem);
-        int length = Math.min(problem.length(), 1000);
-        s.answer.putStringWithoutLengthAscii(Message.HEADER_LENGTH, problem, 0, length);
-        Message.writeHeader(s.answer, 0, MessageType.ERROR, 0, length, request.requestId());
-        node.send(peer, s.answer, 0, Message.HEADER_LENGTH + length);
     }
 }

@@ -16,28 +16,45 @@ import org.agrona.UnsafeApi;
  *  | type  | flags | table (u16)   | count (i32)                   |
  *  +-------+-------+---------------+-------------------------------+
  *  | request id (i64)                                              |
- *  +---------------------------------------------------------------+  16
- *  | body                                                          |
+ *  +-------------------------------+-------------------------------+  16
+ *  | origin (i32)                  | aux (i32)                     |
+ *  +-------------------------------+-------------------------------+  24
+ *  | body: count entries                                           |
  *
- *  body by type (L = the table's value length, n = count):
- *    PULL        n x row (i64)
- *    PUSH, SET   n x [ row (i64) | L x value (f32) ]
- *    PULL_REPLY  n x [ L x value (f32) ]                 in the order of the PULL
- *    ACK         empty                                   n = rows applied
- *    ERROR       n bytes of US-ASCII text
- *    BARRIER_*   empty                                   request id = barrier number
- *    LEAVE       empty
+ *  entries by type (L = the table's value length, S = its slot stride: value and rule state):
+ *    PULL, LOCALIZE  [ row (i64) | index (i32) ]
+ *    PUSH, SET       [ row (i64) | index (i32) | L x value (f32) ]
+ *    PULL_REPLY      [ index (i32) | L x value (f32) ]
+ *    ACK             [ index (i32) ]
+ *    ERROR           one byte of US-ASCII text          aux = failed node + 1 with FLAG_PEER_FAILED
+ *    RELINQUISH      [ row (i64) | index (i32) | relocation counter (i32) ]
+ *    HANDOVER        [ row (i64) | index (i32) | relocation counter (i32) | S x f32 ]
+ *    BARRIER_*       none                               request id = barrier number
+ *    LEAVE           none                               request id = barriers passed
  * </pre>
  *
- * The request id is chosen by the requester and echoed in the answer, which is how answers find
- * their operation. {@link #wrap} checks nothing; {@link #validate} checks that the length agrees
- * with the header, so that reading the body stays within the message.
+ * The request id is chosen by the requester and carried by every message a request causes,
+ * forwarded or answered, together with the requesting node ({@code origin}); an entry's
+ * {@code index} is its position in the original request. That is how answers find their
+ * operation, and how a request split and forwarded across nodes is answered piece by piece.
+ * Requests count their forwarding hops in {@code aux}.
+ *
+ * <p>{@link #wrap} checks nothing; {@link #validate} checks that the length agrees with the
+ * header, so that reading the body stays within the message.
  */
 public final class Message {
     /** Bytes before the body. */
-    public static final int HEADER_LENGTH = 16;
-    /** Bytes of one row id in a body. */
+    public static final int HEADER_LENGTH = 24;
+    /** Bytes of a row id. */
     public static final int ROW_LENGTH = Long.BYTES;
+    /** Bytes of an entry index. */
+    public static final int INDEX_LENGTH = Integer.BYTES;
+    /** Bytes of a row id and its index: a PULL or LOCALIZE entry, and the start of every row entry. */
+    public static final int ROW_ENTRY = ROW_LENGTH + INDEX_LENGTH;
+    /** Bytes of a RELINQUISH entry, and of a HANDOVER entry before its floats. */
+    public static final int MOVE_ENTRY = ROW_ENTRY + Integer.BYTES;
+    /** ERROR flag: the request failed because the node in {@code aux - 1} failed. */
+    public static final int FLAG_PEER_FAILED = 1;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     /** On little-endian platforms values are copied in bulk: the wire order is the memory order. */
     private static final boolean BULK = ByteOrder.nativeOrder() == ORDER;
@@ -47,6 +64,8 @@ public final class Message {
     private static final int TABLE = 2;
     private static final int COUNT = 4;
     private static final int REQUEST_ID = 8;
+    private static final int ORIGIN = 16;
+    private static final int AUX = 20;
 
     private DirectBuffer buffer;
     private int offset;
@@ -60,9 +79,24 @@ public final class Message {
         return this;
     }
 
+    /** The buffer this flyweight points into. */
+    public DirectBuffer buffer() {
+        return buffer;
+    }
+
+    /** Where the message starts in {@link #buffer()}. */
+    public int offset() {
+        return offset;
+    }
+
     /** The type, or {@code null} for an unknown code. */
     public MessageType type() {
         return MessageType.of(buffer.getByte(offset + TYPE));
+    }
+
+    /** The flags. */
+    public int flags() {
+        return buffer.getByte(offset + FLAGS) & 0xFF;
     }
 
     /** The table id. */
@@ -70,7 +104,7 @@ public final class Message {
         return buffer.getShort(offset + TABLE, ORDER) & 0xFFFF;
     }
 
-    /** The count (rows, or text bytes for ERROR). */
+    /** The count (entries, or text bytes for ERROR). */
     public int count() {
         return buffer.getInt(offset + COUNT, ORDER);
     }
@@ -80,6 +114,16 @@ public final class Message {
         return buffer.getLong(offset + REQUEST_ID, ORDER);
     }
 
+    /** The node that made the request. */
+    public int origin() {
+        return buffer.getInt(offset + ORIGIN, ORDER);
+    }
+
+    /** The type-specific header field: hops of a request, the failed node + 1 of an ERROR. */
+    public int aux() {
+        return buffer.getInt(offset + AUX, ORDER);
+    }
+
     /** The whole message's length. */
     public int length() {
         return length;
@@ -87,12 +131,13 @@ public final class Message {
 
     /**
      * Checks that the message is complete and consistent: a known type, a non-negative count and a
-     * length that matches the body its type and {@code valueLength} call for.
+     * length that matches the body its type calls for.
      *
      * @param valueLength the value length of the message's table (ignored by types without values)
+     * @param stride      the slot stride of the message's table (used by HANDOVER only)
      * @return {@code null} if valid, else what is wrong
      */
-    public String validate(int valueLength) {
+    public String validate(int valueLength, int stride) {
         if (length < HEADER_LENGTH) {
             return "length=" + length + " (expected >= " + HEADER_LENGTH + ")";
         }
@@ -104,37 +149,27 @@ public final class Message {
         if (count < 0) {
             return "count=" + count + " (expected >= 0)";
         }
-        long body = switch (type) {
-            case PULL -> (long) count * ROW_LENGTH;
-            case PUSH, SET -> (long) count * (ROW_LENGTH + (long) valueLength * Float.BYTES);
-            case PULL_REPLY -> (long) count * valueLength * Float.BYTES;
-            case ERROR -> count;
-            case ACK, BARRIER_ENTER, BARRIER_RELEASE, LEAVE -> 0;
-        };
+        long body = (long) count * type.entryLength(valueLength, stride);
         if (length != HEADER_LENGTH + body) {
-            return "length=" + length + " (expected " + (HEADER_LENGTH + body) + " for " + type + " of " + count + " rows)";
+            return "length=" + length + " (expected " + (HEADER_LENGTH + body) + " for " + type + " of " + count
+                    + " entries)";
         }
         return null;
     }
 
-    /** The row id of entry {@code i} of a PULL. */
-    public long pullRow(int i) {
-        return buffer.getLong(offset + HEADER_LENGTH + i * ROW_LENGTH, ORDER);
+    /** Buffer offset of entry {@code i} whose entries are {@code entryLength} bytes. */
+    public int entry(int i, int entryLength) {
+        return offset + HEADER_LENGTH + i * entryLength;
     }
 
-    /** Offset of entry {@code i} of a PUSH or SET within the buffer: a row id, then the values. */
-    public int entryOffset(int i, int valueLength) {
-        return offset + HEADER_LENGTH + i * (ROW_LENGTH + valueLength * Float.BYTES);
+    /** The row id at buffer offset {@code at} (the start of a row entry). */
+    public long rowAt(int at) {
+        return buffer.getLong(at, ORDER);
     }
 
-    /** The row id at {@code entryOffset}. */
-    public long rowAt(int entryOffset) {
-        return buffer.getLong(entryOffset, ORDER);
-    }
-
-    /** Offset of value {@code i} of a PULL_REPLY within the buffer. */
-    public int replyValueOffset(int i, int valueLength) {
-        return offset + HEADER_LENGTH + i * valueLength * Float.BYTES;
+    /** The i32 at buffer offset {@code at}: an index or a relocation counter. */
+    public int intAt(int at) {
+        return buffer.getInt(at, ORDER);
     }
 
     /**
@@ -161,19 +196,32 @@ public final class Message {
     }
 
     /** Writes a header at {@code offset}. */
-    public static void writeHeader(MutableDirectBuffer buffer, int offset, MessageType type, int table, int count,
-                                   long requestId) {
+    public static void writeHeader(MutableDirectBuffer buffer, int offset, MessageType type, int flags, int table,
+                                   int count, long requestId, int origin, int aux) {
         buffer.putByte(offset + TYPE, type.code);
-        buffer.putByte(offset + FLAGS, (byte) 0);
+        buffer.putByte(offset + FLAGS, (byte) flags);
         buffer.putShort(offset + TABLE, (short) table, ORDER);
         buffer.putInt(offset + COUNT, count, ORDER);
         buffer.putLong(offset + REQUEST_ID, requestId, ORDER);
+        buffer.putInt(offset + ORIGIN, origin, ORDER);
+        buffer.putInt(offset + AUX, aux, ORDER);
+    }
+
+    /** Replaces the count of the message whose header is at {@code offset}. */
+    public static void writeCount(MutableDirectBuffer buffer, int offset, int count) {
+        buffer.putInt(offset + COUNT, count, ORDER);
     }
 
     /** Writes a row id at {@code at}; returns the offset after it. */
     public static int writeRow(MutableDirectBuffer buffer, int at, long row) {
         buffer.putLong(at, row, ORDER);
         return at + ROW_LENGTH;
+    }
+
+    /** Writes an i32 (an index or a counter) at {@code at}; returns the offset after it. */
+    public static int writeInt(MutableDirectBuffer buffer, int at, int value) {
+        buffer.putInt(at, value, ORDER);
+        return at + Integer.BYTES;
     }
 
     /**

@@ -1,16 +1,20 @@
 package io.adaps.protocol;
 
-/** The kinds of node-to-node messages; the code is the first byte of every message. */
+/**
+ * The kinds of node-to-node messages; the code is the first byte of every message. Each type has
+ * a fixed body layout of {@code count} entries (see {@link Message}), whose length depends on the
+ * table's value length {@code L} and slot stride {@code S} (value plus update-rule state).
+ */
 public enum MessageType {
-    /** Asks the holder for the values of rows; answered by {@link #PULL_REPLY}. */
+    /** Asks for the values of rows; answered by {@link #PULL_REPLY}, possibly in several parts. */
     PULL(1),
     /** Hands updates for rows to the holder's update rule; answered by {@link #ACK}. */
     PUSH(2),
     /** Replaces the values of rows at the holder; answered by {@link #ACK}. */
     SET(3),
-    /** The values asked for by a {@link #PULL}, in the order asked. */
+    /** Values asked for by a {@link #PULL}, each with its index in the request. */
     PULL_REPLY(4),
-    /** A {@link #PUSH} or {@link #SET} was applied. */
+    /** Rows of a {@link #PUSH}, {@link #SET} or {@link #LOCALIZE} that are done, by index. */
     ACK(5),
     /** A request could not be served; the body is a message for the requester. */
     ERROR(6),
@@ -19,7 +23,13 @@ public enum MessageType {
     /** Every node entered barrier number {@code requestId} (sent by the coordinator). */
     BARRIER_RELEASE(8),
     /** The sender is closing; it will send nothing more. */
-    LEAVE(9);
+    LEAVE(9),
+    /** Asks the rows' home to move them to the origin; completed by {@link #HANDOVER}s. */
+    LOCALIZE(10),
+    /** The home tells a row's owner to hand it to the origin. */
+    RELINQUISH(11),
+    /** Values and update-rule state of rows moving to the receiver. */
+    HANDOVER(12);
 
     private static final MessageType[] BY_CODE = new MessageType[16];
 
@@ -39,5 +49,24 @@ public enum MessageType {
     /** The type with wire {@code code}, or {@code null} if there is none. */
     public static MessageType of(int code) {
         return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+
+    /** Whether this type asks the holder of rows to do something with them (and may be forwarded). */
+    public boolean isRowRequest() {
+        return this == PULL || this == PUSH || this == SET;
+    }
+
+    /** Bytes of one body entry for a table of value length {@code l} and slot stride {@code s}. */
+    public int entryLength(int l, int s) {
+        return switch (this) {
+            case PULL, LOCALIZE -> Message.ROW_ENTRY;
+            case PUSH, SET -> Message.ROW_ENTRY + l * Float.BYTES;
+            case PULL_REPLY -> Message.INDEX_LENGTH + l * Float.BYTES;
+            case ACK -> Message.INDEX_LENGTH;
+            case ERROR -> 1;
+            case RELINQUISH -> Message.MOVE_ENTRY;
+            case HANDOVER -> Message.MOVE_ENTRY + s * Float.BYTES;
+            case BARRIER_ENTER, BARRIER_RELEASE, LEAVE -> 0;
+        };
     }
 }

@@ -22,6 +22,7 @@ import io.adaps.api.UpdateRule;
  *               | value (valueLength) | state | value (valueLength) | state | ...
  *               &lt;-------- stride --------&gt;
  *   seqs[c]:    | seq 0 | seq 1 | ...
+ *   tags[c]:    | row of slot 0 | row of slot 1 | ...     FREE (-1) when the slot holds no row
  * </pre>
  * {@code state} holds the update rule's per-parameter state (Adagrad's accumulator); its length
  * is {@code stride - valueLength}, often 0. Chunks are created when a slot in them is first
@@ -35,6 +36,16 @@ import io.adaps.api.UpdateRule;
  * the sequence; if it was odd or changed they retry. A returned value therefore comes from one
  * stable state (never torn), and reads of different slots never contend. This is the seqlock of
  * the Linux kernel and of {@link java.util.concurrent.locks.StampedLock}'s optimistic reads.
+ *
+ * <h2>Rows that move: the tag</h2>
+ * A row can leave this node (relocation) while a worker that looked up its slot a moment ago is
+ * about to access it, and the slot can be reused for another row. So every slot records, under
+ * its lock, which row it holds, and every access names the row it expects: a writer checks the
+ * tag after taking the lock, a reader checks the tag it read within the stable window. An access
+ * whose row is no longer in the slot changes nothing and returns {@code false}; the caller then
+ * finds the row elsewhere. Taking a row out ({@link #takeOut}) and putting one in
+ * ({@link #install}) happen under the slot's lock, so a stable read sees either the row's value
+ * or a different tag, never a mixture.
  * Waiting spins briefly ({@link Thread#onSpinWait()}) and then yields, because with more threads
  * than cores the writer being waited for may not be running.
  */
@@ -42,6 +53,7 @@ final class SlotSlab {
     private static final VarHandle SEQ = MethodHandles.arrayElementVarHandle(int[].class);
     private static final int TARGET_CHUNK_FLOATS = 1 << 22;
     private static final int SPINS_BEFORE_YIELD = 64;
+    private static final int FREE = -1;
 
     private final int valueLength;
     private final int stride;
@@ -50,6 +62,7 @@ final class SlotSlab {
     private final int capacity;
     private final float[][] values;
     private final int[][] seqs;
+    private final int[][] tags;
     private final IntArrayList freeSlots = new IntArrayList();
     private int nextFreshSlot;
 
@@ -64,9 +77,10 @@ final class SlotSlab {
         int chunks = (int) (((long) capacity + slotsPerChunk - 1) >>> shift);
         this.values = new float[chunks][];
         this.seqs = new int[chunks][];
+        this.tags = new int[chunks][];
     }
 
-    /** Takes a free slot (reusing released ones first); its value and state are zero. */
+    /** Takes a free slot (reusing released ones first); it holds no row until {@link #install}. */
     synchronized int allocate() {
         int slot;
         if (!freeSlots.isEmpty()) {
@@ -81,18 +95,23 @@ final class SlotSlab {
             int slotsInChunk = Math.min(mask + 1, capacity - (c << shift));
             values[c] = new float[slotsInChunk * stride];
             seqs[c] = new int[slotsInChunk];
+            tags[c] = new int[slotsInChunk];
+            Arrays.fill(tags[c], FREE);
         }
         return slot;
     }
 
     /**
-     * Returns {@code slot} for reuse after zeroing it. The caller guarantees that nobody accesses
-     * the slot any more (the index no longer points to it).
+     * Returns {@code slot}, emptied by {@link #takeOut}, for reuse. Accesses through stale slot
+     * numbers are harmless: they find another tag.
      */
     synchronized void free(int slot) {
-        int base = (slot & mask) * stride;
-        Arrays.fill(values[slot >>> shift], base, base + stride, 0f);
         freeSlots.push(slot);
+    }
+
+    /** Floats per slot. */
+    int stride() {
+        return stride;
     }
 
     /** Slots currently allocated. */
@@ -105,54 +124,98 @@ final class SlotSlab {
         return nextFreshSlot;
     }
 
-    /** Copies the value of {@code slot} into {@code dst} from one stable state. */
-    void read(int slot, float[] dst, int dstOffset) {
+    /**
+     * Copies the value of {@code row}, held in {@code slot}, into {@code dst} from one stable state.
+     * Returns {@code false} (with {@code dst} overwritten) if the slot no longer holds the row.
+     */
+    boolean read(int slot, int row, float[] dst, int dstOffset) {
         float[] chunk = values[slot >>> shift];
         int[] seq = seqs[slot >>> shift];
+        int[] tag = tags[slot >>> shift];
         int i = slot & mask;
         int base = i * stride;
         for (int spins = 0; ; spins++) {
             int before = (int) SEQ.getAcquire(seq, i);
             if ((before & 1) == 0) {
                 System.arraycopy(chunk, base, dst, dstOffset, valueLength);
+                int held = tag[i];
                 VarHandle.acquireFence();
                 if ((int) SEQ.getAcquire(seq, i) == before) {
-                    return;
+                    return held == row;
                 }
             }
             backOff(spins);
         }
     }
 
-    /** Replaces the value of {@code slot}; the rule state is left as it is. */
-    void write(int slot, float[] src, int srcOffset) {
-        float[] chunk = values[slot >>> shift];
+    /** Replaces the value of {@code row} in {@code slot}, leaving the rule state; {@code false} if the row left. */
+    boolean write(int slot, int row, float[] src, int srcOffset) {
         int[] seq = seqs[slot >>> shift];
         int i = slot & mask;
         int locked = lock(seq, i);
-        System.arraycopy(src, srcOffset, chunk, i * stride, valueLength);
+        boolean held = tags[slot >>> shift][i] == row;
+        if (held) {
+            System.arraycopy(src, srcOffset, values[slot >>> shift], i * stride, valueLength);
+        }
         SEQ.setRelease(seq, i, locked + 1);
+        return held;
     }
 
-    /** Applies {@code rule} to the value and state of {@code slot} with {@code update}. */
-    void update(int slot, UpdateRule rule, float[] update, int updateOffset) {
-        float[] chunk = values[slot >>> shift];
+    /** Applies {@code rule} with {@code update} to {@code row} in {@code slot}; {@code false} if the row left. */
+    boolean update(int slot, int row, UpdateRule rule, float[] update, int updateOffset) {
         int[] seq = seqs[slot >>> shift];
         int i = slot & mask;
         int locked = lock(seq, i);
         try {
-            rule.apply(chunk, i * stride, valueLength, update, updateOffset);
+            if (tags[slot >>> shift][i] != row) {
+                return false;
+            }
+            rule.apply(values[slot >>> shift], i * stride, valueLength, update, updateOffset);
+            return true;
         } finally {
             SEQ.setRelease(seq, i, locked + 1);
         }
     }
 
     /**
-     * Runs {@code initializer} on the value of a freshly allocated {@code slot}; called before the
-     * slot is published in the index, so no lock is needed.
+     * Puts {@code row} into the allocated {@code slot}: its value and rule state from {@code src}
+     * (a whole stride), or, with {@code src == null}, from {@code initializer} and zero state.
      */
-    void initialize(int slot, long row, Initializer initializer) {
-        initializer.initialize(row, values[slot >>> shift], (slot & mask) * stride, valueLength);
+    void install(int slot, int row, Initializer initializer, float[] src, int srcOffset) {
+        float[] chunk = values[slot >>> shift];
+        int[] seq = seqs[slot >>> shift];
+        int i = slot & mask;
+        int base = i * stride;
+        int locked = lock(seq, i);
+        if (src != null) {
+            System.arraycopy(src, srcOffset, chunk, base, stride);
+        } else {
+            Arrays.fill(chunk, base + valueLength, base + stride, 0f);
+            initializer.initialize(row, chunk, base, valueLength);
+        }
+        tags[slot >>> shift][i] = row;
+        SEQ.setRelease(seq, i, locked + 1);
+    }
+
+    /**
+     * Takes {@code row} out of {@code slot}: copies its value and rule state (a whole stride) to
+     * {@code dst} unless it is {@code null}, and marks the slot empty, atomically with respect to
+     * every access. Returns {@code false} if the slot does not hold the row.
+     */
+    boolean takeOut(int slot, int row, float[] dst, int dstOffset) {
+        int[] seq = seqs[slot >>> shift];
+        int[] tag = tags[slot >>> shift];
+        int i = slot & mask;
+        int locked = lock(seq, i);
+        boolean held = tag[i] == row;
+        if (held) {
+            if (dst != null) {
+                System.arraycopy(values[slot >>> shift], i * stride, dst, dstOffset, stride);
+            }
+            tag[i] = FREE;
+        }
+        SEQ.setRelease(seq, i, locked + 1);
+        return held;
     }
 
     /** Acquires the slot's write lock; returns the odd sequence number now held. */

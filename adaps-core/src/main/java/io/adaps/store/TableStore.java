@@ -14,12 +14,13 @@ import io.adaps.api.UpdateRule;
  * entry per row ({@value #ABSENT} for rows not held here): four bytes per row, no hashing, no
  * boxing. Index entries are published with release stores after the slot is initialized and read
  * with acquire loads, so a reader that finds a slot also sees its initial value. Values live in a
- * {@link SlotSlab}; see there for the locking that makes concurrent pulls and pushes safe.
+ * {@link SlotSlab}; see there for the locking that makes concurrent pulls and pushes safe, and for
+ * how an access that races with its row leaving finds out.
  *
- * <p>Thread safety: {@link #pull}, {@link #push} and {@link #set} may be called by any number of
- * threads at once. {@link #allocate} and {@link #release} are serialized internally; releasing a
- * row requires that no other thread still accesses it (the protocol that moves parameters
- * guarantees that before it releases).
+ * <p>Thread safety: every method may be called by any number of threads at once.
+ * {@link #pull}, {@link #push} and {@link #set} never block each other on different rows and
+ * return {@code false} for a row that is not (or no longer) held here; {@link #allocate},
+ * {@link #install} and {@link #takeOut} are serialized internally.
  */
 public final class TableStore {
     /** Index entry of a row that this node does not hold. */
@@ -50,19 +51,34 @@ public final class TableStore {
         return spec;
     }
 
+    /** Floats per slot: the value and the update rule's state. */
+    public int stride() {
+        return slab.stride();
+    }
+
     /**
      * Holds {@code row} here as {@code kind}, with the table's initial value and zero rule state.
      *
      * @throws IllegalStateException if the row is already held
      */
     public synchronized void allocate(long row, SlotKind kind) {
+        install(row, kind, null, 0);
+    }
+
+    /**
+     * Holds {@code row} here as {@code kind}, with the value and rule state (a whole
+     * {@link #stride()}) at {@code src[srcOffset ..]}: a row that moved here.
+     *
+     * @throws IllegalStateException if the row is already held
+     */
+    public synchronized void install(long row, SlotKind kind, float[] src, int srcOffset) {
         int r = (int) row;
         if (index[r] != ABSENT) {
             throw new IllegalStateException("row=" + row + " of table '" + spec.name()
                     + "' is already held as " + kinds[r] + " (expected a row not held here)");
         }
         int slot = slab.allocate();
-        slab.initialize(slot, row, initializer);
+        slab.install(slot, r, initializer, src, srcOffset);
         kinds[r] = kind;
         INDEX.setRelease(index, r, slot);
     }
@@ -75,20 +91,23 @@ public final class TableStore {
     }
 
     /**
-     * Stops holding {@code row}; its slot is zeroed and reused by later allocations.
+     * Stops holding {@code row}, atomically with respect to concurrent accesses (which from then on
+     * return {@code false}); copies its value and rule state (a whole {@link #stride()}) to
+     * {@code dst} unless it is {@code null}. The slot is reused by later allocations.
      *
-     * @throws IllegalStateException if the row is not held
+     * @return whether the row was held
      */
-    public synchronized void release(long row) {
+    public synchronized boolean takeOut(long row, float[] dst, int dstOffset) {
         int r = (int) row;
         int slot = index[r];
         if (slot == ABSENT) {
-            throw new IllegalStateException("row=" + row + " of table '" + spec.name()
-                    + "' is not held here (expected a held row)");
+            return false;
         }
+        slab.takeOut(slot, r, dst, dstOffset);
         INDEX.setRelease(index, r, ABSENT);
         kinds[r] = null;
         slab.free(slot);
+        return true;
     }
 
     /** Whether {@code row} is held here. */
@@ -111,27 +130,33 @@ public final class TableStore {
         return slab.highWaterMark();
     }
 
-    /** Copies the value of held {@code row} into {@code dst} at {@code dstOffset}, never torn. */
-    public void pull(long row, float[] dst, int dstOffset) {
-        slab.read(slotOf(row), dst, dstOffset);
-    }
-
-    /** Applies the table's update rule to held {@code row} with the update at {@code src[srcOffset..]}. */
-    public void push(long row, float[] src, int srcOffset) {
-        slab.update(slotOf(row), rule, src, srcOffset);
-    }
-
-    /** Replaces the value of held {@code row}; the update rule's state is left as it is. */
-    public void set(long row, float[] src, int srcOffset) {
-        slab.write(slotOf(row), src, srcOffset);
-    }
-
-    private int slotOf(long row) {
+    /**
+     * Copies the value of {@code row} into {@code dst} at {@code dstOffset}, never torn.
+     *
+     * @return {@code false} if the row is not held here (then {@code dst} may have been overwritten)
+     */
+    public boolean pull(long row, float[] dst, int dstOffset) {
         int slot = (int) INDEX.getAcquire(index, (int) row);
-        if (slot == ABSENT) {
-            throw new IllegalStateException("row=" + row + " of table '" + spec.name()
-                    + "' is not held here (expected a held row)");
-        }
-        return slot;
+        return slot != ABSENT && slab.read(slot, (int) row, dst, dstOffset);
+    }
+
+    /**
+     * Applies the table's update rule to {@code row} with the update at {@code src[srcOffset..]}.
+     *
+     * @return {@code false}, changing nothing, if the row is not held here
+     */
+    public boolean push(long row, float[] src, int srcOffset) {
+        int slot = (int) INDEX.getAcquire(index, (int) row);
+        return slot != ABSENT && slab.update(slot, (int) row, rule, src, srcOffset);
+    }
+
+    /**
+     * Replaces the value of {@code row}; the update rule's state is left as it is.
+     *
+     * @return {@code false}, changing nothing, if the row is not held here
+     */
+    public boolean set(long row, float[] src, int srcOffset) {
+        int slot = (int) INDEX.getAcquire(index, (int) row);
+        return slot != ABSENT && slab.write(slot, (int) row, src, srcOffset);
     }
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.junit.jupiter.api.Nested;
+
 import io.adaps.transport.InJvmNetwork;
 import io.adaps.transport.InJvmTransport;
 import io.adaps.transport.Transport;
@@ -25,5 +27,19 @@ class InJvmClusterTest extends ClusterContract {
             addresses.add("injvm:" + PORTS.getAndIncrement());
         }
         return addresses;
+    }
+
+    /** The relocation guarantees over the same transport. */
+    @Nested
+    class Relocation extends RelocationContract {
+        @Override
+        protected Transport newTransport(int node) {
+            return InJvmClusterTest.this.newTransport(node);
+        }
+
+        @Override
+        protected List<String> addresses(int nodes) {
+            return InJvmClusterTest.this.addresses(nodes);
+        }
     }
 }

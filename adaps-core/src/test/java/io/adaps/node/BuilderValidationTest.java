@@ -93,6 +93,11 @@ class BuilderValidationTest {
         assertThatThrownBy(() -> builder.fromEnvironment(java.util.Map.of("ADAPS_PEERS", "a:1,b:99999")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("address='b:99999' (expected a port in 1..65535)");
+        assertThatThrownBy(() -> builder.fromEnvironment(java.util.Map.of("ADAPS_NODE_ID", "1", "ADAPS_TECHNIQUE", "FAST")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ADAPS_TECHNIQUE='FAST' (expected one of [STATIC, RELOCATION_ONLY])");
+        assertThatThrownBy(() -> builder.technique(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("technique=null (expected a value)");
         assertThatThrownBy(() -> builder.failureTimeout(java.time.Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("failureTimeout=PT0S (expected > 0)");
         assertThatThrownBy(() -> builder.maxMessageBytes(10)).isInstanceOf(IllegalArgumentException.class)

@@ -76,6 +76,7 @@ class ValidationTest {
         assertRefused(() -> worker.set(new long[] {0, 99}, 0, 2, new float[8], 0), IllegalArgumentException.class,
                 "key=99 " + tables);
         assertRefused(() -> worker.intent(new long[] {3, 15}, 0, 1), IllegalArgumentException.class, "key=15 " + tables);
+        assertRefused(() -> worker.localize(new long[] {2, 15}), IllegalArgumentException.class, "key=15 " + tables);
     }
 
     @Test
@@ -86,6 +87,8 @@ class ValidationTest {
         assertRefused(() -> items.setAsync(new long[] {0, 7}, 0, 2, new float[4], 0), IllegalArgumentException.class,
                 "row=7" + expected);
         assertRefused(() -> items.intent(9, 0, 1), IllegalArgumentException.class, "row=9" + expected);
+        assertRefused(() -> items.localizeAsync(new long[] {0, 5}, 0, 2), IllegalArgumentException.class,
+                "row=5" + expected);
     }
 
     @Test
@@ -111,6 +114,8 @@ class ValidationTest {
                 "idOffset=-1, idCount=1 (expected a range within ids.length=1)");
         assertRefused(() -> items.intent(new long[] {0}, 0, -1, 0, 1), IllegalArgumentException.class,
                 "idOffset=0, idCount=-1 (expected a range within ids.length=1)");
+        assertRefused(() -> worker.localize(new long[] {0}, 1, 1), IllegalArgumentException.class,
+                "idOffset=1, idCount=1 (expected a range within ids.length=1)");
     }
 
     @Test
@@ -118,6 +123,7 @@ class ValidationTest {
         assertRefused(() -> worker.pull(null, new float[4]), NullPointerException.class, "ids=null (expected a value)");
         assertRefused(() -> worker.push(new long[] {0}, null), NullPointerException.class, "updates=null (expected a value)");
         assertRefused(() -> items.set(0, null, 0), NullPointerException.class, "values=null (expected a value)");
+        assertRefused(() -> worker.localize(null), NullPointerException.class, "ids=null (expected a value)");
         assertRefused(() -> worker.table((io.adaps.api.Table) null), NullPointerException.class,
                 "table=null (expected a value)");
     }

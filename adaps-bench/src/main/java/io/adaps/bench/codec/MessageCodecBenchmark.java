@@ -49,6 +49,7 @@ import io.adaps.protocol.MessageType;
 public class MessageCodecBenchmark {
     private static final int TABLE = 3;
     private static final long REQUEST_ID = 0x0001_0002_0000_0007L;
+    private static final int ORIGIN = 1;
 
     /** The rows and values of one PUSH, the buffers to encode into and the encoded message to decode. */
     @State(Scope.Thread)
@@ -81,7 +82,7 @@ public class MessageCodecBenchmark {
             for (int i = 0; i < values.length; i++) {
                 values[i] = (float) random.nextDouble(-1, 1);
             }
-            length = Message.HEADER_LENGTH + batch * (Message.ROW_LENGTH + valueLength * Float.BYTES);
+            length = Message.HEADER_LENGTH + batch * MessageType.PUSH.entryLength(valueLength, valueLength);
             encoded = new ExpandableArrayBuffer(length);
             plainEncoded = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
             plainReceived = ByteBuffer.allocateDirect(length).order(ByteOrder.LITTLE_ENDIAN);
@@ -100,10 +101,11 @@ public class MessageCodecBenchmark {
     private static ExpandableArrayBuffer writePush(Push push) {
         ExpandableArrayBuffer buffer = push.encoded;
         int valueLength = push.valueLength;
-        Message.writeHeader(buffer, 0, MessageType.PUSH, TABLE, push.batch, REQUEST_ID);
+        Message.writeHeader(buffer, 0, MessageType.PUSH, 0, TABLE, push.batch, REQUEST_ID, ORIGIN, 0);
         int at = Message.HEADER_LENGTH;
         for (int i = 0; i < push.batch; i++) {
             at = Message.writeRow(buffer, at, push.rows[i]);
+            at = Message.writeInt(buffer, at, i);
             at = Message.writeFloats(buffer, at, push.values, i * valueLength, valueLength);
         }
         return buffer;
@@ -114,11 +116,12 @@ public class MessageCodecBenchmark {
         ByteBuffer buffer = push.plainEncoded;
         int valueLength = push.valueLength;
         buffer.put(0, MessageType.PUSH.code).put(1, (byte) 0).putShort(2, (short) TABLE).putInt(4, push.batch)
-                .putLong(8, REQUEST_ID);
+                .putLong(8, REQUEST_ID).putInt(16, ORIGIN).putInt(20, 0);
         int at = Message.HEADER_LENGTH;
         for (int i = 0; i < push.batch; i++) {
             buffer.putLong(at, push.rows[i]);
-            at += Message.ROW_LENGTH;
+            buffer.putInt(at + Message.ROW_LENGTH, i);
+            at += Message.ROW_ENTRY;
             int base = i * valueLength;
             for (int j = 0; j < valueLength; j++) {
                 buffer.putFloat(at, push.values[base + j]);
@@ -132,18 +135,21 @@ public class MessageCodecBenchmark {
     public float[] decode(Push push, Blackhole blackhole) {
         Message message = push.message.wrap(push.received, 0, push.length);
         int valueLength = push.valueLength;
-        String problem = message.validate(valueLength);
+        String problem = message.validate(valueLength, valueLength);
         if (problem != null) {
             throw new IllegalStateException(problem);
         }
         blackhole.consume(message.type());
         blackhole.consume(message.table());
         blackhole.consume(message.requestId());
+        blackhole.consume(message.origin());
         int count = message.count();
+        int entryLength = MessageType.PUSH.entryLength(valueLength, valueLength);
         for (int i = 0; i < count; i++) {
-            int entry = message.entryOffset(i, valueLength);
+            int entry = message.entry(i, entryLength);
             push.decodedRows[i] = message.rowAt(entry);
-            message.readFloats(entry + Message.ROW_LENGTH, push.decodedValues, i * valueLength, valueLength);
+            blackhole.consume(message.intAt(entry + Message.ROW_LENGTH));
+            message.readFloats(entry + Message.ROW_ENTRY, push.decodedValues, i * valueLength, valueLength);
         }
         blackhole.consume(push.decodedRows);
         return push.decodedValues;
@@ -155,16 +161,18 @@ public class MessageCodecBenchmark {
         int valueLength = push.valueLength;
         int count = buffer.getInt(4);
         if (buffer.get(0) != MessageType.PUSH.code || count < 0
-                || push.length != Message.HEADER_LENGTH + (long) count * (Message.ROW_LENGTH + valueLength * Float.BYTES)) {
+                || push.length != Message.HEADER_LENGTH + (long) count * (Message.ROW_ENTRY + valueLength * Float.BYTES)) {
             throw new IllegalStateException("malformed PUSH of " + push.length + " bytes");
         }
         blackhole.consume(buffer.get(0));
         blackhole.consume(buffer.getShort(2));
         blackhole.consume(buffer.getLong(8));
+        blackhole.consume(buffer.getInt(16));
         int at = Message.HEADER_LENGTH;
         for (int i = 0; i < count; i++) {
             push.decodedRows[i] = buffer.getLong(at);
-            at += Message.ROW_LENGTH;
+            blackhole.consume(buffer.getInt(at + Message.ROW_LENGTH));
+            at += Message.ROW_ENTRY;
             int base = i * valueLength;
             for (int j = 0; j < valueLength; j++) {
                 push.decodedValues[base + j] = buffer.getFloat(at);

@@ -131,12 +131,12 @@ public class RemoteAccessBenchmark {
         @Setup(Level.Trial)
         public void start(Shape shape) {
             int valueBytes = shape.valueLength * Float.BYTES;
-            int pullAnswerLength = Message.HEADER_LENGTH + shape.batch * valueBytes;
-            pullRequest = RawLink.request(Message.HEADER_LENGTH + shape.batch * Message.ROW_LENGTH, pullAnswerLength);
+            int pullAnswerLength = Message.HEADER_LENGTH + shape.batch * (Message.INDEX_LENGTH + valueBytes);
+            pullRequest = RawLink.request(Message.HEADER_LENGTH + shape.batch * Message.ROW_ENTRY, pullAnswerLength);
             pullAnswer = new byte[pullAnswerLength];
-            pushRequest = RawLink.request(Message.HEADER_LENGTH + shape.batch * (Message.ROW_LENGTH + valueBytes),
-                    Message.HEADER_LENGTH);
-            pushAnswer = new byte[Message.HEADER_LENGTH];
+            pushRequest = RawLink.request(Message.HEADER_LENGTH + shape.batch * (Message.ROW_ENTRY + valueBytes),
+                    Message.HEADER_LENGTH + shape.batch * Message.INDEX_LENGTH);
+            pushAnswer = new byte[Message.HEADER_LENGTH + shape.batch * Message.INDEX_LENGTH];
             link = RawLink.start();
         }
 

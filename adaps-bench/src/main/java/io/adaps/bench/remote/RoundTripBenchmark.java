@@ -41,8 +41,8 @@ import io.adaps.protocol.Message;
 @Threads(1)
 public class RoundTripBenchmark {
     static final int VALUE_LENGTH = 8;
-    static final int PULL_LENGTH = Message.HEADER_LENGTH + Message.ROW_LENGTH;
-    static final int REPLY_LENGTH = Message.HEADER_LENGTH + VALUE_LENGTH * Float.BYTES;
+    static final int PULL_LENGTH = Message.HEADER_LENGTH + Message.ROW_ENTRY;
+    static final int REPLY_LENGTH = Message.HEADER_LENGTH + Message.INDEX_LENGTH + VALUE_LENGTH * Float.BYTES;
     private static final int ROWS = 1 << 14;
 
     /** The two-node cluster and a worker of node 0 that pulls rows of node 1. */

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.adaps.api.TableSpec;
 import io.adaps.cluster.ClusterContract;
+import io.adaps.cluster.RelocationContract;
 import io.adaps.cluster.TestCluster;
 import io.adaps.transport.PeerAddress;
 import io.adaps.transport.Transport;
@@ -46,5 +48,19 @@ class NettyClusterTest extends ClusterContract {
     private static List<String> threads() {
         return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
                 .filter(name -> name.startsWith("adaps-netty-")).toList();
+    }
+
+    /** The relocation guarantees over the same transport. */
+    @Nested
+    class Relocation extends RelocationContract {
+        @Override
+        protected Transport newTransport(int node) {
+            return NettyClusterTest.this.newTransport(node);
+        }
+
+        @Override
+        protected List<String> addresses(int nodes) {
+            return NettyClusterTest.this.addresses(nodes);
+        }
     }
 }

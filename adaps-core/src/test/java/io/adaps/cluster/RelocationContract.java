@@ -1,0 +1,230 @@
+package io.adaps.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+
+import org.junit.jupiter.api.Test;
+
+import io.adaps.api.AdaPS;
+import io.adaps.api.NodeMetrics;
+import io.adaps.api.PeerFailedException;
+import io.adaps.api.TableSpec;
+import io.adaps.api.TableView;
+import io.adaps.api.Technique;
+import io.adaps.api.UpdateRules;
+import io.adaps.api.Worker;
+import io.adaps.testing.Concurrently;
+import io.adaps.transport.Transport;
+
+/**
+ * The guarantees of relocation ({@code localize}), written once and run over every transport:
+ * rows move to the node that asks, their values and update-rule state move along, every other
+ * node still reaches them, and no update is lost or applied twice while they move.
+ */
+public abstract class RelocationContract {
+    protected abstract Transport newTransport(int node);
+
+    protected abstract List<String> addresses(int nodes);
+
+    /** Operations per worker in the invariant test. */
+    protected int operations() {
+        return 1_500;
+    }
+
+    private TestCluster cluster(int nodes, UnaryOperator<AdaPS.Builder> configure) throws InterruptedException {
+        return new TestCluster(nodes, addresses(nodes), this::newTransport, configure);
+    }
+
+    private static long[] range(int from, int to) {
+        long[] rows = new long[to - from];
+        Arrays.setAll(rows, i -> from + i);
+        return rows;
+    }
+
+    @Test
+    void localizedRowsAreServedLocallyAndOtherNodesFollowThem() throws Exception {
+        TableSpec sums = TableSpec.of("sums", 30, 4);
+        TableSpec steps = TableSpec.of("steps", 30, 2).withUpdateRule(UpdateRules.adagrad(0.5f, 1e-6f));
+        try (TestCluster cluster = cluster(3, b -> b.table(sums).table(steps))) {
+            Worker[] workers = {cluster.node(0).worker(), cluster.node(1).worker(), cluster.node(2).worker()};
+            float[] gradient = {1f, -2f};
+            workers[0].table("steps").push(3, gradient, 0); // accumulator state at the home, node 0
+            long[] moving = range(0, 10); // home: node 0
+            workers[2].table("sums").localize(moving);
+            workers[2].table("steps").localize(moving);
+            assertThat(cluster.node(2).metrics().relocationsIn()).isEqualTo(20);
+            assertThat(cluster.node(0).metrics().relocationsOut()).isEqualTo(20);
+
+            float[] values = new float[10 * 4];
+            Arrays.fill(values, 1f);
+            workers[2].table("sums").push(moving, values);
+            workers[2].table("sums").pull(moving, values);
+            NodeMetrics atOwner = cluster.node(2).metrics();
+            assertThat(atOwner.remotePushes() + atOwner.remotePulls()).isZero();
+            assertThat(atOwner.perWorker()).singleElement().satisfies(w -> assertThat(w.localFraction()).isEqualTo(1.0));
+
+            // Node 1 reaches the rows through their home, which forwards; then through its cache.
+            workers[1].table("sums").push(3, new float[] {2f, 2f, 2f, 2f}, 0);
+            workers[1].table("sums").push(3, new float[] {4f, 4f, 4f, 4f}, 0);
+            assertThat(cluster.node(0).metrics().forwarded()).isEqualTo(1);
+            assertThat(cluster.node(1).metrics().locationHits()).isEqualTo(1);
+            float[] value = new float[4];
+            for (Worker worker : workers) {
+                worker.table("sums").pull(3, value, 0);
+                assertThat(value).containsExactly(7f, 7f, 7f, 7f);
+            }
+
+            // The Adagrad accumulator moved with the value: a second step equals one at a single node.
+            workers[1].table("steps").push(3, gradient, 0);
+            try (AdaPS single = AdaPS.builder().table(steps).build()) {
+                Worker reference = single.worker();
+                reference.table("steps").push(3, gradient, 0);
+                reference.table("steps").push(3, gradient, 0);
+                float[] expected = new float[2];
+                float[] actual = new float[2];
+                reference.table("steps").pull(3, expected, 0);
+                workers[0].table("steps").pull(3, actual, 0);
+                assertThat(actual).containsExactly(expected);
+            }
+        }
+    }
+
+    /**
+     * Every worker of every node pushes increments, pulls and localizes random rows at once. Each
+     * worker checks, for its own synchronous operations, that the pulls of a row never go back and
+     * include its own earlier pushes; at the end the sums are exact on every node.
+     */
+    @Test
+    void concurrentPushesPullsAndRelocationsLoseAndDuplicateNothing() throws Exception {
+        int rows = 24;
+        int valueLength = 3;
+        int nodes = 4;
+        int workersPerNode = 2;
+        AtomicLong pushed = new AtomicLong();
+        try (TestCluster cluster = cluster(nodes, b -> b.table(TableSpec.of("t", rows, valueLength)))) {
+            Concurrently.run(nodes * workersPerNode, Duration.ofMinutes(3), t -> {
+                Worker worker = cluster.node(t / workersPerNode).worker();
+                TableView table = worker.table("t");
+                SplittableRandom random = new SplittableRandom(t * 7919L);
+                float[] lastSeen = new float[rows];
+                float[] ownSince = new float[rows];
+                float[] one = new float[4 * valueLength];
+                Arrays.fill(one, 1f);
+                float[] value = new float[valueLength];
+                long[] ids = new long[4];
+                for (int op = 0; op < operations(); op++) {
+                    int n = 1 + random.nextInt(4);
+                    for (int i = 0; i < n; i++) {
+                        ids[i] = random.nextInt(rows);
+                    }
+                    switch (random.nextInt(8)) {
+                        case 0, 1, 2 -> {
+                            table.push(ids, 0, n, one, 0);
+                            pushed.addAndGet(n);
+                            for (int i = 0; i < n; i++) {
+                                ownSince[(int) ids[i]]++;
+                            }
+                        }
+                        case 3 -> {
+                            table.pushAsync(ids, 0, n, one, 0);
+                            pushed.addAndGet(n);
+                        }
+                        case 4, 5 -> {
+                            int row = (int) ids[0];
+                            table.pull(row, value, 0);
+                            assertThat(value[1]).isEqualTo(value[0]).isEqualTo(value[2]);
+                            assertThat(value[0]).as("row %d by worker %d", row, t)
+                                    .isGreaterThanOrEqualTo(lastSeen[row] + ownSince[row]);
+                            lastSeen[row] = value[0];
+                            ownSince[row] = 0;
+                        }
+                        case 6 -> table.localize(ids, 0, n);
+                        default -> table.localizeAsync(ids, 0, n);
+                    }
+                }
+                worker.waitAll();
+            });
+            // Every worker of every node is done (they run in this JVM): the cluster is quiet.
+            long relocatedIn = 0;
+            long relocatedOut = 0;
+            float[] all = new float[rows * valueLength];
+            for (int n = 0; n < nodes; n++) {
+                cluster.node(n).worker().table("t").pull(range(0, rows), all);
+                double total = 0;
+                for (int i = 0; i < all.length; i += valueLength) {
+                    total += all[i];
+                    assertThat(all[i + 1]).isEqualTo(all[i]).isEqualTo(all[i + 2]);
+                }
+                assertThat((long) total).as("sum seen from node %d", n).isEqualTo(pushed.get());
+                relocatedIn += cluster.node(n).metrics().relocationsIn();
+                relocatedOut += cluster.node(n).metrics().relocationsOut();
+            }
+            assertThat(relocatedIn).isPositive().isEqualTo(relocatedOut);
+        }
+    }
+
+    @Test
+    void rowsOfAFailedOwnerFailTheirOperationsAndOthersKeepWorking() throws Exception {
+        try (TestCluster cluster = cluster(3, b -> b.table(TableSpec.of("t", 30, 2)))) {
+            Worker atHome = cluster.node(0).worker();
+            Worker other = cluster.node(1).worker();
+            cluster.node(2).worker().localize(range(0, 5)); // home: node 0
+            float[] value = new float[2];
+            other.pull(1, value, 0); // forwarded by the home; node 1 now knows where row 1 is
+            cluster.transport(2).close(); // node 2 crashes
+            long start = System.nanoTime();
+            // Once the failure is detected, rows that node 2 owned fail at once, wherever asked ...
+            assertThatThrownBy(() -> {
+                while (true) {
+                    atHome.pull(25, value, 0); // homed at node 2
+                }
+            }).isInstanceOf(PeerFailedException.class);
+            assertThatThrownBy(() -> atHome.pull(1, value, 0)).isInstanceOf(PeerFailedException.class)
+                    .satisfies(e -> assertThat(((PeerFailedException) e).peer()).isEqualTo(2));
+            awaitFailureOf(other);
+            assertThatThrownBy(() -> other.push(new long[] {1}, new float[2])).isInstanceOf(PeerFailedException.class)
+                    .satisfies(e -> assertThat(((PeerFailedException) e).peer()).isEqualTo(2));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            // ... and rows on live nodes keep working, moved or not.
+            other.localize(range(5, 8));
+            other.push(new long[] {5, 6, 12}, new float[] {1, 1, 2, 2, 3, 3});
+            atHome.pull(12, value, 0);
+            assertThat(value).containsExactly(3f, 3f);
+            atHome.pull(6, value, 0);
+            assertThat(value).containsExactly(2f, 2f);
+        }
+    }
+
+    private static void awaitFailureOf(Worker worker) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            try {
+                worker.pull(25, new float[2], 0); // homed at node 2
+            } catch (PeerFailedException e) {
+                return;
+            }
+            assertThat(System.nanoTime()).as("failure detected within 10 s").isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void underTheStaticTechniqueNothingMoves() throws Exception {
+        try (TestCluster cluster = cluster(2, b -> b.table(TableSpec.of("t", 10, 2)).technique(Technique.STATIC))) {
+            Worker worker = cluster.node(1).worker();
+            worker.localize(range(0, 5)); // home: node 0
+            worker.waitFor(worker.localizeAsync(range(0, 5), 0, 5));
+            worker.pull(range(0, 5), new float[10]);
+            NodeMetrics metrics = cluster.node(1).metrics();
+            assertThat(metrics.relocationsIn()).isZero();
+            assertThat(metrics.remotePulls()).isEqualTo(5);
+        }
+    }
+}
