@@ -43,6 +43,8 @@ public final class MfTrainer implements AutoCloseable {
     private final Worker[] workers;
     private final MfSgdKernel[] kernels;
     private final ShardPool pool;
+    /** The blocked schedule whose rows are here already, or {@code null}. */
+    private BlockSchedule rowsHeldFor;
 
     /**
      * A trainer with {@code threads} training threads on {@code node} and batches of
@@ -102,15 +104,16 @@ public final class MfTrainer implements AutoCloseable {
      * same time. The caller's thread calls {@link AdaPS#barrier()} after every sub-epoch, so it must
      * be the node's one barrier thread.
      *
-     * <p>First, each thread localizes its share of the node's rows; after the first epoch they are
-     * here already and this is a local check. Then, for every sub-epoch, each thread localizes its
-     * share of the first chunk's columns and waits for them; then, for each chunk, each thread
-     * starts moving its share of the next chunk's columns, trains its share of the chunk's entries
-     * and waits for its move. A chunk's entries are trained only once every thread has finished the
-     * previous chunk and all of the chunk's columns are here, so every access of a sub-epoch is
-     * local, and the moves overlap with training. Each thread localizes its own share (rather than
-     * one thread all) so that no thread has a special role and the moves' requests go out from
-     * every worker in parallel.
+     * <p>In the first epoch of a schedule, each thread first localizes its share of the node's rows,
+     * which then stay: no other node localizes them, and other nodes' pulls (in evaluation) do not
+     * move them. Then, for every sub-epoch, each thread localizes its share of the first column
+     * chunk and waits for it; then, for each chunk, each thread starts moving its share of the
+     * next column chunk, trains its share of the chunk's entries and waits for its move. A chunk's
+     * entries are trained only once every thread has finished the previous chunk and the column
+     * chunks up to this one are here, so every access of a sub-epoch is local, and the moves
+     * overlap with training. Each thread localizes its own share (rather than one thread all) so
+     * that no thread has a special role and the moves' requests go out from every worker in
+     * parallel.
      *
      * @param progress as for {@link #epoch(MfData, LongConsumer)}
      * @return the sum over the entries of the squared error before each entry's step
@@ -120,11 +123,14 @@ public final class MfTrainer implements AutoCloseable {
         checkNotNull(schedule, "schedule");
         checkFits(schedule.entries());
         checkNotNull(progress, "progress");
-        long[] rows = schedule.rows();
-        pool.onEveryThread(thread -> {
-            workers[thread].waitFor(localizeShare(thread, rowTable, rows, 0, rows.length));
-            return 0;
-        });
+        if (rowsHeldFor != schedule) {
+            long[] rows = schedule.rows();
+            pool.onEveryThread(thread -> {
+                workers[thread].waitFor(localizeShare(thread, rowTable, rows, 0, rows.length));
+                return 0;
+            });
+            rowsHeldFor = schedule;
+        }
         double sum = 0;
         for (int subEpoch = 0; subEpoch < schedule.subEpochs(); subEpoch++) {
             sum += trainSubEpoch(schedule, subEpoch, progress);

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.adaps.api.NodeMetrics;
 import io.adaps.api.Technique;
 import io.adaps.cluster.TestCluster;
 import io.adaps.testing.Concurrently;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link MfTrainer}'s blocked epochs on a cluster of two in-process nodes with two threads each:
- * every entry is trained once per epoch, and the model improves.
+ * every entry is trained once per epoch, every training access is local, and the model improves.
  */
 class BlockedTrainingTest {
     private static final SyntheticMatrix.Spec SPEC = new SyntheticMatrix.Spec(400, 300, 60_000, 4, 0.1, 1.1, 21);
@@ -38,11 +39,18 @@ class BlockedTrainingTest {
                 try (MfTrainer trainer = new MfTrainer(cluster.node(id), MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f,
                         2)) {
                     initialErrors[id] = trainer.squaredErrors(plan.test());
+                    NodeMetrics before = cluster.node(id).metrics();
                     for (int epoch = 0; epoch < 3; epoch++) {
                         AtomicLong trained = new AtomicLong();
                         plan.epoch(trainer, trained::addAndGet);
                         assertThat(trained.get()).isEqualTo(plan.train().size());
                     }
+                    // Training moved the node's rows and each block to it before use: nothing remote.
+                    NodeMetrics after = cluster.node(id).metrics();
+                    assertThat(after.remotePulls() + after.remotePushes())
+                            .isEqualTo(before.remotePulls() + before.remotePushes());
+                    assertThat(after.localPulls()).isGreaterThan(before.localPulls());
+                    assertThat(after.relocationsIn()).isPositive();
                     // Every node's updates are in before any node evaluates.
                     cluster.node(id).barrier();
                     finalErrors[id] = trainer.squaredErrors(plan.test());
