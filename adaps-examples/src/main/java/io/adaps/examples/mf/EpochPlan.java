@@ -15,8 +15,6 @@ sealed interface EpochPlan {
     int BLOCK_PASSES = 4;
     /** Chunks per sub-epoch of the blocked schedule; see {@link BlockSchedule}. */
     int CHUNKS = 4;
-    /** Seed of the blocked schedule's column order. */
-    long CHUNK_SEED = 1;
 
     /** This node's training entries. */
     MfData train();
@@ -32,7 +30,7 @@ sealed interface EpochPlan {
 
     /**
      * The plan of node {@code node} of {@code nodes} that trains on {@code data} under
-     * {@code technique}.
+     * {@code technique}; {@code seed} seeds what is random in a schedule.
      *
      * <p>Only techniques that move parameters on {@code localize} profit from the blocked
      * schedule: under {@link Technique#STATIC} its sub-epoch barriers would cost time and save no
@@ -41,7 +39,7 @@ sealed interface EpochPlan {
      *
      * @throws IllegalArgumentException if {@code node} is not in {@code 0 .. nodes - 1}
      */
-    static EpochPlan of(Technique technique, MfData.Split data, int node, int nodes) {
+    static EpochPlan of(Technique technique, MfData.Split data, int node, int nodes, long seed) {
         checkNotNull(technique, "technique");
         checkNotNull(data, "data");
         boolean movesParameters = switch (technique) {
@@ -52,7 +50,7 @@ sealed interface EpochPlan {
             return new Hogwild(data.train().part(node, nodes), data.test().part(node, nodes));
         }
         BlockPartition partition = BlockPartition.balanced(data.train(), nodes);
-        return new Blocked(BlockSchedule.of(partition, data.train(), node, BLOCK_PASSES, CHUNKS, CHUNK_SEED),
+        return new Blocked(BlockSchedule.of(partition, data.train(), node, BLOCK_PASSES, CHUNKS, seed),
                 partition.shard(data.test(), node));
     }
 

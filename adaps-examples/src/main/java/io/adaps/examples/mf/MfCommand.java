@@ -57,6 +57,7 @@ public final class MfCommand implements Callable<Integer> {
             "--noise", "--zipf");
     private static final long SPLIT_SEED = 1;
     private static final long MODEL_SEED = 2;
+    private static final long SCHEDULE_SEED = 3;
 
     @Spec
     private CommandSpec spec;
@@ -147,7 +148,8 @@ public final class MfCommand implements Callable<Integer> {
         try (AdaPS node = startNode(train);
              MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, learningRate, regularization,
                      threads, batch)) {
-            EpochPlan plan = EpochPlan.of(technique, data, node.nodeId(), node.clusterSize());
+            EpochPlan plan = EpochPlan.of(technique, data, node.nodeId(), node.clusterSize(),
+                    SplitMix.hash(seed, SCHEDULE_SEED, 0));
             if (node.nodeId() == 0) {
                 out.println(describeData());
                 out.printf(Locale.ROOT, "model: rank %d, lr %s, reg %s, %d epoch(s), seed %d%n", rank, learningRate,

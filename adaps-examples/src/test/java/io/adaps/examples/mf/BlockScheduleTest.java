@@ -119,6 +119,30 @@ class BlockScheduleTest {
     }
 
     @Test
+    void columnChunksGoFromTheHottestColumnsToTheColdest() {
+        MfData train = numberedEntries(1.1);
+        BlockSchedule schedule = schedules(train, BlockPartition.balanced(train, NODES))[2];
+        int[] colEntries = new int[train.numCols()];
+        for (int col : schedule.entries().cols()) {
+            colEntries[col]++;
+        }
+        for (int subEpoch = 0; subEpoch < NODES; subEpoch++) {
+            int hottestLater = Integer.MAX_VALUE;
+            int columns = 0;
+            for (int chunk = 0; chunk < CHUNKS; chunk++) {
+                for (int i = schedule.columnsFrom(subEpoch, chunk); i < schedule.columnsTo(subEpoch, chunk); i++) {
+                    int entries = colEntries[(int) schedule.columns()[i]];
+                    assertThat(entries).isPositive().isLessThanOrEqualTo(hottestLater);
+                    hottestLater = entries;
+                    columns++;
+                }
+            }
+            // A few hot columns hold a quarter of the entries: the first move is of a handful.
+            assertThat(schedule.columnsTo(subEpoch, 0) - schedule.columnsFrom(subEpoch, 0)).isLessThan(columns / 10);
+        }
+    }
+
+    @Test
     void refusesBadArguments() {
         MfData train = numberedEntries(1.1);
         BlockPartition partition = BlockPartition.balanced(train, NODES);

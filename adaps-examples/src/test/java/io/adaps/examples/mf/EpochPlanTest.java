@@ -11,7 +11,7 @@ class EpochPlanTest {
 
     @Test
     void staticTechniqueRunsHogwildOnAContiguousPart() {
-        EpochPlan plan = EpochPlan.of(Technique.STATIC, DATA, 1, 2);
+        EpochPlan plan = EpochPlan.of(Technique.STATIC, DATA, 1, 2, 11);
         assertThat(plan).isInstanceOf(EpochPlan.Hogwild.class);
         assertThat(plan.train().values()).containsExactly(DATA.train().part(1, 2).values());
         assertThat(plan.test().values()).containsExactly(DATA.test().part(1, 2).values());
@@ -20,7 +20,7 @@ class EpochPlanTest {
 
     @Test
     void relocationRunsTheBlockedScheduleOnTheNodesRows() {
-        EpochPlan plan = EpochPlan.of(Technique.RELOCATION_ONLY, DATA, 1, 2);
+        EpochPlan plan = EpochPlan.of(Technique.RELOCATION_ONLY, DATA, 1, 2, 11);
         assertThat(plan).isInstanceOf(EpochPlan.Blocked.class);
         BlockPartition partition = BlockPartition.balanced(DATA.train(), 2);
         assertThat(plan.train().size()).isEqualTo(partition.shard(DATA.train(), 1).size());
@@ -32,7 +32,7 @@ class EpochPlanTest {
     @Test
     void aSingleNodeRunsHogwildWhateverTheTechnique() {
         for (Technique technique : Technique.values()) {
-            EpochPlan plan = EpochPlan.of(technique, DATA, 0, 1);
+            EpochPlan plan = EpochPlan.of(technique, DATA, 0, 1, 11);
             assertThat(plan).as("%s", technique).isInstanceOf(EpochPlan.Hogwild.class);
             assertThat(plan.train().size()).isEqualTo(DATA.train().size());
         }
