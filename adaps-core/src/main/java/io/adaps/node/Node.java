@@ -230,7 +230,9 @@ public final class Node implements AdaPS, MessageHandler {
             }
             transport.close();
         }
-        LOG.info("node {} closed: {}", nodeId(), metrics().describe());
+        if (LOG.isInfoEnabled()) {
+            LOG.info("node {} closed: {}", nodeId(), metrics().describe());
+        }
     }
 
     /** Throws unless the node is open. */
@@ -250,6 +252,9 @@ public final class Node implements AdaPS, MessageHandler {
     }
 
     private void handle(int peer, Message message) {
+        if (closed) {
+            return; // leaving: peers were told, and treat what they still need from here as failed
+        }
         int length = message.length();
         MessageType type = length >= Message.HEADER_LENGTH ? message.type() : null;
         if (type == null) {
@@ -334,14 +339,19 @@ public final class Node implements AdaPS, MessageHandler {
     }
 
     /**
-     * Sends an answer or forwarded message whose recipient may have failed meanwhile: then it is
-     * dropped (the recipient's failure is handled elsewhere), with a debug log.
+     * Sends an answer or forwarded message whose recipient may have failed meanwhile, or while this
+     * node closes: then it is dropped (failures are handled elsewhere), with a debug log.
      */
     void sendQuietly(int peer, DirectBuffer buffer, int offset, int length) {
         try {
             send(peer, buffer, offset, length);
         } catch (PeerFailedException e) {
             LOG.debug("node {}: dropped a message to {}: {}", nodeId(), describePeer(peer), e.getMessage());
+        } catch (IllegalStateException e) {
+            if (!closed) {
+                throw e;
+            }
+            LOG.debug("node {}: closed; dropped a message to {}", nodeId(), describePeer(peer));
         }
     }
 

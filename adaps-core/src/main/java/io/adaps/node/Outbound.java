@@ -1,6 +1,5 @@
 package io.adaps.node;
 
-import java.util.ArrayDeque;
 import java.util.Arrays;
 
 import org.agrona.ExpandableArrayBuffer;
@@ -18,13 +17,11 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
  * with the same header (type, flags, table, request id, origin, aux) share one message, up to the
  * maximum message size. Each peer's messages are sent in the order they were begun.
  *
- * <p>One per thread and nesting level: {@link #acquire} hands out a free instance of the calling
- * thread, so that handling a message delivered to this node itself while an outer one is being
- * sent (see {@link Node#send}) gets its own.
+ * <p>Not thread-safe: the {@link Relocator} keeps a pool per thread and hands out one instance per
+ * nesting level, so that handling a message delivered to this node itself while an outer one is
+ * being sent (see {@link Node#send}) gets its own.
  */
 final class Outbound {
-    private static final ThreadLocal<ArrayDeque<Outbound>> FREE = ThreadLocal.withInitial(ArrayDeque::new);
-
     private final int maxMessageBytes;
     private final ExpandableArrayBuffer[] buffers;
     private final int[] positions;
@@ -34,24 +31,13 @@ final class Outbound {
     private final IntArrayList used = new IntArrayList();
     private final Message header = new Message();
 
-    private Outbound(int peers, int maxMessageBytes) {
+    Outbound(int peers, int maxMessageBytes) {
         this.maxMessageBytes = maxMessageBytes;
         this.buffers = new ExpandableArrayBuffer[peers];
         this.positions = new int[peers];
         this.open = new int[peers];
         this.starts = new IntArrayList[peers];
         Arrays.fill(open, -1);
-    }
-
-    /** A free instance for the calling thread; give it back with {@link #release()}. */
-    static Outbound acquire(int peers, int maxMessageBytes) {
-        Outbound out = FREE.get().poll();
-        return out != null ? out : new Outbound(peers, maxMessageBytes);
-    }
-
-    /** Returns this instance, empty, to the calling thread's free list. */
-    void release() {
-        FREE.get().push(this);
     }
 
     /**
@@ -97,19 +83,30 @@ final class Outbound {
     }
 
     /**
-     * Sends everything through {@code node}, then empties this instance. A failed send (the peer
-     * failed) is left to the peer's failure handling: its requesters time out or see the failure.
+     * Sends everything through {@code node}, then empties this instance (also when a send throws).
+     * A send to a failed peer is dropped: the peer's failure handling covers its requesters.
      */
     void flush(Node node) {
+        try {
+            for (int u = 0; u < used.size(); u++) {
+                int peer = used.getInt(u);
+                IntArrayList peerStarts = starts[peer];
+                for (int m = 0; m < peerStarts.size(); m++) {
+                    int start = peerStarts.getInt(m);
+                    int end = m + 1 < peerStarts.size() ? peerStarts.getInt(m + 1) : positions[peer];
+                    node.sendQuietly(peer, buffers[peer], start, end - start);
+                }
+            }
+        } finally {
+            clear();
+        }
+    }
+
+    /** Forgets everything not sent. */
+    void clear() {
         for (int u = 0; u < used.size(); u++) {
             int peer = used.getInt(u);
-            IntArrayList peerStarts = starts[peer];
-            for (int m = 0; m < peerStarts.size(); m++) {
-                int start = peerStarts.getInt(m);
-                int end = m + 1 < peerStarts.size() ? peerStarts.getInt(m + 1) : positions[peer];
-                node.sendQuietly(peer, buffers[peer], start, end - start);
-            }
-            peerStarts.clear();
+            starts[peer].clear();
             positions[peer] = 0;
             open[peer] = -1;
         }

@@ -95,6 +95,8 @@ final class Relocator {
     private final LocationCache locations;
     private final Long2ObjectOpenHashMap<Incoming> incoming = new Long2ObjectOpenHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
+    /** Per thread: free {@link Outbound}s, one per nesting level of messages to this node itself. */
+    private final ThreadLocal<ArrayDeque<Outbound>> outbounds = ThreadLocal.withInitial(ArrayDeque::new);
     /** Scratch for values, used under the lock only. */
     private final float[] values;
     private final float[] slot;
@@ -206,7 +208,7 @@ final class Relocator {
         int valueLength = table.valueLength();
         int entryLength = type.entryLength(valueLength, stores[table.id()].stride());
         List<Refusal> refusals = new ArrayList<>(0);
-        Outbound out = Outbound.acquire(node.clusterSize(), node.config().maxMessageBytes());
+        Outbound out = acquireOutbound();
         lock.lock();
         try {
             for (int m = 0; m < missing.size(); m++) {
@@ -220,8 +222,7 @@ final class Relocator {
         } finally {
             lock.unlock();
         }
-        out.flush(node);
-        out.release();
+        send(out);
         refuse(refusals);
     }
 
@@ -283,7 +284,7 @@ final class Relocator {
         int requester = request.origin();
         long requestId = request.requestId();
         List<Refusal> refusals = new ArrayList<>(0);
-        Outbound out = Outbound.acquire(node.clusterSize(), node.config().maxMessageBytes());
+        Outbound out = acquireOutbound();
         lock.lock();
         try {
             for (int i = 0; i < request.count(); i++) {
@@ -316,14 +317,13 @@ final class Relocator {
         } finally {
             lock.unlock();
         }
-        out.flush(node);
-        out.release();
+        send(out);
         refuse(refusals);
     }
 
     /** At an owner: hands the rows of a RELINQUISH over to its origin, now or when they arrive. */
     void onRelinquish(Message instruction, Table table) {
-        Outbound out = Outbound.acquire(node.clusterSize(), node.config().maxMessageBytes());
+        Outbound out = acquireOutbound();
         lock.lock();
         try {
             for (int i = 0; i < instruction.count(); i++) {
@@ -334,8 +334,7 @@ final class Relocator {
         } finally {
             lock.unlock();
         }
-        out.flush(node);
-        out.release();
+        send(out);
     }
 
     /** Takes a row out and hands it to {@code newOwner}, or queues that until it arrives; under the lock. */
@@ -355,12 +354,15 @@ final class Relocator {
             return;
         }
         Incoming waiting = incoming.get(key(table.id(), row));
-        if (waiting != null) {
-            waiting.queue.add(new Queued(MessageType.RELINQUISH, newOwner, requestId, 0, index, counter, null));
-        } else {
-            LOG.error("node {}: told to hand row {} of table '{}' (move {}) to node {}, but it is neither here nor "
-                    + "on its way here", node.nodeId(), row, table.name(), counter, newOwner);
+        if (waiting == null) {
+            // Only after this node gave the row up (a localize that failed or timed out): should it
+            // still arrive, it is passed on as the home decided, rather than kept where nobody looks.
+            LOG.warn("node {}: told to hand row {} of table '{}' (move {}) to node {} before it arrived here",
+                    node.nodeId(), row, table.name(), counter, newOwner);
+            waiting = new Incoming(-1, 0);
+            incoming.put(key(table.id(), row), waiting);
         }
+        waiting.queue.add(new Queued(MessageType.RELINQUISH, newOwner, requestId, 0, index, counter, null));
     }
 
     /**
@@ -372,7 +374,7 @@ final class Relocator {
         int stride = store.stride();
         int entryLength = MessageType.HANDOVER.entryLength(table.valueLength(), stride);
         List<Refusal> refusals = new ArrayList<>(0);
-        Outbound out = Outbound.acquire(node.clusterSize(), node.config().maxMessageBytes());
+        Outbound out = acquireOutbound();
         lock.lock();
         try {
             for (int i = 0; i < handover.count(); i++) {
@@ -402,10 +404,23 @@ final class Relocator {
         } finally {
             lock.unlock();
         }
-        out.flush(node);
-        out.release();
+        send(out);
         refuse(refusals);
         node.routeAnswer(peer, handover);
+    }
+
+    private Outbound acquireOutbound() {
+        Outbound out = outbounds.get().poll();
+        return out != null ? out : new Outbound(node.clusterSize(), node.config().maxMessageBytes());
+    }
+
+    /** Sends what {@code out} holds and returns it to the calling thread's pool, whatever happens. */
+    private void send(Outbound out) {
+        try {
+            out.flush(node);
+        } finally {
+            outbounds.get().push(out);
+        }
     }
 
     /** Sends the refusals, one per request (the first problem is enough to fail it). */

@@ -208,8 +208,9 @@ final class RemoteOperations {
             }
             long left = deadline - now;
             if (left <= 0) {
-                call.failAll(new ClusterException("worker " + workerId + " of node " + node.nodeId() + ": no answer from "
-                        + openPeers(call) + " within " + node.config().operationTimeout()));
+                call.failAll(new ClusterException("worker " + workerId + " of node " + node.nodeId() + ": no answer to "
+                        + "requests sent to " + openPeers(call) + " within " + node.config().operationTimeout()
+                        + failedPeers()));
             } else {
                 LockSupport.parkNanos(this, Math.min(left, PARK_NANOS));
             }
@@ -226,6 +227,17 @@ final class RemoteOperations {
                 call.failPart(part, failure);
             }
         }
+    }
+
+    /** Names the failed peers, which may have held rows that a request was forwarded to. */
+    private String failedPeers() {
+        StringBuilder failed = new StringBuilder();
+        for (int peer = 0; peer < node.clusterSize(); peer++) {
+            if (node.peerFailure(peer) != null) {
+                failed.append(failed.length() == 0 ? " (failed meanwhile: " : ", ").append(node.describePeer(peer));
+            }
+        }
+        return failed.length() == 0 ? "" : failed.append(')').toString();
     }
 
     private String openPeers(RemoteCall call) {
@@ -270,7 +282,7 @@ final class RemoteOperations {
                 call.partRemaining[part] -= message.count();
                 outcome = call.partRemaining[part] == 0 ? RemoteCall.ANSWERED : RemoteCall.OPEN;
                 if (outcome == RemoteCall.ANSWERED) {
-                    node.recordRoundTrip(call.partPeer[part], System.nanoTime() - call.partSentNanos[part]);
+                    node.recordRoundTrip(peer, System.nanoTime() - call.partSentNanos[part]);
                 }
             }
         }
