@@ -42,6 +42,7 @@ sealed interface EpochPlan {
     static EpochPlan of(Technique technique, MfData.Split data, int node, int nodes, long seed) {
         checkNotNull(technique, "technique");
         checkNotNull(data, "data");
+        // No default: a new technique does not compile until it says here whether localize moves.
         boolean movesParameters = switch (technique) {
             case STATIC -> false;
             case RELOCATION_ONLY -> true;
