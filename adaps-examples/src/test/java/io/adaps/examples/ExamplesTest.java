@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +41,8 @@ class ExamplesTest {
             --epochs=-3              ; --epochs=-3 (expected > 0)
             --threads=0              ; --threads=0 (expected > 0)
             --batch=0                ; --batch=0 (expected > 0)
+            --technique=ADAPTIVE     ; --technique=ADAPTIVE (expected one of STATIC, RELOCATION_ONLY)
+            --technique=static       ; --technique=static (expected one of STATIC, RELOCATION_ONLY)
             --lr=0                   ; --lr=0.0 (expected a finite value > 0)
             --lr=NaN                 ; --lr=NaN (expected a finite value > 0)
             --reg=-0.5               ; --reg=-0.5 (expected a finite value >= 0)
@@ -87,11 +90,21 @@ class ExamplesTest {
         assertThat(run.out())
                 .contains("data: generated 200 x 100, 20000 entries, true rank 10, noise 0.1, zipf 1.1")
                 .contains("model: rank 8, lr 0.1, reg 0.01, 2 epoch(s), seed 42")
-                .contains("training: 1 node(s) x 2 thread(s), batches of 1024 entries")
+                .contains("training: 1 node(s) x 2 thread(s), batches of 1024 entries; technique RELOCATION_ONLY, "
+                        + "Hogwild schedule")
                 .contains("entries: 18000 train, 2000 test, of a 200 x 100 matrix")
                 .containsPattern("epoch +0: initial model +train RMSE 0\\.\\d{4}, test RMSE 0\\.\\d{4}")
-                .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* train RMSE 0\\.\\d{4}, test RMSE 0\\.\\d{4}")
-                .containsPattern("after epoch 2, node 0: 3 workers; local pull/push/set \\d+/\\d+/0, remote 0/0/0 \\(100\\.0% local\\)");
+                .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* 100\\.0% local, .* train RMSE 0\\.\\d{4}, test RMSE "
+                        + "0\\.\\d{4}")
+                .containsPattern("after training, node 0: 3 workers; local pull/push/set \\d+/\\d+/0, remote 0/0/0 "
+                        + "\\(100\\.0% local\\)");
+    }
+
+    @Test
+    void theTechniqueIsAFlag() {
+        Run run = run(withSmall("mf", "--technique=STATIC"));
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("batches of 1024 entries; technique STATIC, Hogwild schedule");
     }
 
     @Test
@@ -124,10 +137,10 @@ class ExamplesTest {
         return Files.writeString(dir.resolve(name), "%%MatrixMarket matrix coordinate real general\n" + body);
     }
 
-    private static String[] withSmall(String command) {
-        String[] args = new String[SMALL.length + 1];
-        args[0] = command;
-        System.arraycopy(SMALL, 0, args, 1, SMALL.length);
-        return args;
+    /** {@code args} followed by the flags of {@link #SMALL}. */
+    private static String[] withSmall(String... args) {
+        String[] all = Arrays.copyOf(args, args.length + SMALL.length);
+        System.arraycopy(SMALL, 0, all, args.length, SMALL.length);
+        return all;
     }
 }

@@ -1,5 +1,8 @@
 package io.adaps.examples.mf;
 
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
 /**
  * Argument checks that {@link io.adaps.util.Checks} lacks, with its {@code name=value (expected ...)}
  * messages.
@@ -22,6 +25,20 @@ final class ExampleChecks {
             throw new IllegalArgumentException(name + "=" + value + " (expected a finite value >= 0)");
         }
         return value;
+    }
+
+    /**
+     * The constant of {@code type} named exactly {@code value}, else throws naming {@code name} and
+     * listing the constants, so that a constant added to the enum is accepted and listed at once.
+     */
+    static <E extends Enum<E>> E checkOneOf(Class<E> type, String value, String name) {
+        for (E constant : type.getEnumConstants()) {
+            if (constant.name().equals(value)) {
+                return constant;
+            }
+        }
+        throw new IllegalArgumentException(name + "=" + value + " (expected one of "
+                + Arrays.stream(type.getEnumConstants()).map(Enum::name).collect(Collectors.joining(", ")) + ")");
     }
 
     /** Returns {@code value} if it is in {@code (0, 1)}, else throws naming {@code name}. */

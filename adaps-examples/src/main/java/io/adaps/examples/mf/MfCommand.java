@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.ClusterException;
+import io.adaps.api.Technique;
 import io.adaps.util.SplitMix;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,8 +40,13 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-            "Trains a matrix factorization with Hogwild SGD on AdaPS: on a single node, or as one node of a "
+            "Trains a matrix factorization with SGD on AdaPS: on a single node, or as one node of a "
                     + "cluster when ADAPS_NODE_ID and ADAPS_PEERS are set (see the launch command).",
+            "",
+            "On a single node, and under the STATIC technique, the threads run Hogwild. Under RELOCATION_ONLY "
+                    + "a cluster runs the blocked schedule of distributed SGD: each node trains the entries of its "
+                    + "own rows, one column block per sub-epoch, and moves the block's columns to itself ahead of use, "
+                    + "so that its accesses are local.",
             "",
             "Trains on the Matrix Market files given with --train (and --test), else on a generated matrix: a "
                     + "random low-rank matrix plus Gaussian noise, observed at zipf-skewed positions.",
@@ -51,6 +57,7 @@ public final class MfCommand implements Callable<Integer> {
             "--noise", "--zipf");
     private static final long SPLIT_SEED = 1;
     private static final long MODEL_SEED = 2;
+    private static final long SCHEDULE_SEED = 3;
 
     @Spec
     private CommandSpec spec;
@@ -74,6 +81,13 @@ public final class MfCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
             description = "Training threads per node (default: ${DEFAULT-VALUE}).")
     private int threads;
+
+    @Option(names = "--technique", paramLabel = "NAME", defaultValue = "${env:ADAPS_TECHNIQUE:-RELOCATION_ONLY}",
+            description = "How the nodes place parameters: STATIC (each at its home node) or RELOCATION_ONLY "
+                    + "(moved to the node that uses them), which also chooses the schedule (default: "
+                    + "$ADAPS_TECHNIQUE if set, else RELOCATION_ONLY).")
+    private String techniqueName;
+    private Technique technique;
 
     @Option(names = "--batch", paramLabel = "N", defaultValue = "" + MfTrainer.DEFAULT_BATCH,
             description = "Entries per batch of pulls and pushes of a thread (default: ${DEFAULT-VALUE}).")
@@ -134,16 +148,19 @@ public final class MfCommand implements Callable<Integer> {
         try (AdaPS node = startNode(train);
              MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, learningRate, regularization,
                      threads, batch)) {
+            EpochPlan plan = EpochPlan.of(technique, data, node.nodeId(), node.clusterSize(),
+                    SplitMix.hash(seed, SCHEDULE_SEED, 0));
             if (node.nodeId() == 0) {
                 out.println(describeData());
                 out.printf(Locale.ROOT, "model: rank %d, lr %s, reg %s, %d epoch(s), seed %d%n", rank, learningRate,
                         regularization, epochs, seed);
-                out.printf(Locale.ROOT, "training: %d node(s) x %d thread(s), batches of %d entries%n",
-                        node.clusterSize(), threads, batch);
+                out.printf(Locale.ROOT,
+                        "training: %d node(s) x %d thread(s), batches of %d entries; technique %s, %s%n",
+                        node.clusterSize(), threads, batch, technique, plan.describe());
                 out.printf(Locale.ROOT, "entries: %d train, %d test, of a %d x %d matrix (%.2f s to load)%n",
                         train.size(), data.test().size(), train.numRows(), train.numCols(), loadSeconds);
             }
-            new MfRun(node, trainer, data, out).run(epochs);
+            new MfRun(node, trainer, plan, train.size(), out).run(epochs);
             node.barrier();
         }
         return 0;
@@ -157,6 +174,10 @@ public final class MfCommand implements Callable<Integer> {
             checkPositive(epochs, "--epochs");
             checkPositive(threads, "--threads");
             checkPositive(batch, "--batch");
+            // Without the flag, the value came from the environment: name where it came from.
+            technique = ExampleChecks.checkOneOf(Technique.class, techniqueName,
+                    spec.commandLine().getParseResult().hasMatchedOption("--technique") ? "--technique"
+                            : "ADAPS_TECHNIQUE");
             ExampleChecks.checkOpenFraction(testFraction, "--test-fraction");
             checkPositive(rows, "--rows");
             checkPositive(cols, "--cols");
@@ -228,13 +249,14 @@ public final class MfCommand implements Callable<Integer> {
 
     /**
      * Starts this process's node: a single node, or the node the environment names (see
-     * {@link AdaPS.Builder#fromEnvironment()}), holding the factor tables and the evaluation sums.
+     * {@link AdaPS.Builder#fromEnvironment()}), holding the factor tables and the evaluation sums,
+     * with {@code --technique} (which wins over {@code ADAPS_TECHNIQUE}, its default).
      */
     private AdaPS startNode(MfData train) {
         AdaPS.Builder builder = MfTables.builder(train.numRows(), train.numCols(), rank,
-                SplitMix.hash(seed, MODEL_SEED, 0)).table(ClusterRmse.spec(epochs + 1));
+                SplitMix.hash(seed, MODEL_SEED, 0)).table(ClusterStats.spec(epochs + 1));
         try {
-            return builder.fromEnvironment().build();
+            return builder.fromEnvironment().technique(technique).build();
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ClusterException("cluster configuration from the environment: " + e.getMessage(), e);
         }

@@ -4,19 +4,21 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.NodeMetrics;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * One node's share of a training run, on a cluster of one or more nodes: every node holds the same
- * data, trains on its {@link MfData#part part} of the training entries each epoch and evaluates its
- * part of the training and test entries; the nodes combine their sums into the cluster's RMSEs
- * ({@link ClusterRmse}).
+ * data, trains on its part of the training entries each epoch as its {@link EpochPlan} says, and
+ * evaluates its part of the training and test entries; the nodes combine their sums into the
+ * cluster's RMSEs and local-access fraction ({@link ClusterStats}).
  *
  * <p>Per epoch: train, (each thread waits for its updates), {@link AdaPS#barrier()}, evaluate and
  * combine. Node 0 reports the epoch (its time includes waiting for the slowest node, so it is the
- * cluster's) and draws the progress bar on stderr; every node reports its metrics.
+ * cluster's; the local fraction is that of all nodes' training accesses in the epoch) and draws the
+ * progress bar on stderr. After the last epoch every node reports its metrics.
  */
 final class MfRun {
     /**
@@ -27,24 +29,23 @@ final class MfRun {
 
     private final AdaPS node;
     private final MfTrainer trainer;
-    private final MfData train;
-    private final MfData test;
+    private final EpochPlan plan;
     private final long clusterTrainEntries;
-    private final ClusterRmse rmse;
+    private final ClusterStats stats;
     private final PrintWriter out;
 
     /**
-     * A run of {@code trainer} on {@code node}'s part of {@code data}.
+     * A run of {@code trainer} on {@code node} as {@code plan} says.
      *
-     * @param out where the reports go
+     * @param clusterTrainEntries the training entries of all nodes
+     * @param out                 where the reports go
      */
-    MfRun(AdaPS node, MfTrainer trainer, MfData.Split data, PrintWriter out) {
+    MfRun(AdaPS node, MfTrainer trainer, EpochPlan plan, long clusterTrainEntries, PrintWriter out) {
         this.node = node;
         this.trainer = trainer;
-        this.train = data.train().part(node.nodeId(), node.clusterSize());
-        this.test = data.test().part(node.nodeId(), node.clusterSize());
-        this.clusterTrainEntries = data.train().size();
-        this.rmse = new ClusterRmse(node);
+        this.plan = plan;
+        this.clusterTrainEntries = clusterTrainEntries;
+        this.stats = new ClusterStats(node);
         this.out = out;
     }
 
@@ -52,28 +53,36 @@ final class MfRun {
     void run(int epochs) {
         if (node.clusterSize() > 1) {
             out.printf(Locale.ROOT, "node %d of %d: trains on %d entries, tests on %d%n", node.nodeId(),
-                    node.clusterSize(), train.size(), test.size());
+                    node.clusterSize(), plan.train().size(), plan.test().size());
         }
-        ClusterRmse.Rmse initial = evaluate(0);
+        ClusterStats.Round initial = evaluate(0, new Accesses(0, 0));
         if (reports()) {
-            out.printf(Locale.ROOT, "epoch %3d: %-43s train RMSE %.4f, test RMSE %.4f%n", 0, "initial model",
-                    initial.train(), initial.test());
+            out.printf(Locale.ROOT, "epoch %3d: %-57s train RMSE %.4f, test RMSE %.4f%n", 0, "initial model",
+                    initial.trainRmse(), initial.testRmse());
         }
         for (int epoch = 1; epoch <= epochs; epoch++) {
-            long start = System.nanoTime();
-            trainEpoch(epoch);
-            node.barrier();
-            long trained = System.nanoTime();
-            ClusterRmse.Rmse result = evaluate(epoch);
-            if (reports()) {
-                double seconds = (trained - start) / 1e9;
-                out.printf(Locale.ROOT, "epoch %3d: %6.2f s, %5.2f M entries/s, %5.2f s eval, train RMSE %.4f, "
-                                + "test RMSE %.4f%n", epoch, seconds, clusterTrainEntries / seconds / 1e6,
-                        (System.nanoTime() - trained) / 1e9, result.train(), result.test());
+            Accesses before = Accesses.of(node.metrics());
+            double seconds;
+            // The bar is made before the clock starts: finding out about the console takes tens of
+            // milliseconds, which would count against every epoch.
+            try (ProgressBar bar = reports() ? progressBar(epoch) : null) {
+                long start = System.nanoTime();
+                plan.epoch(trainer, bar == null ? done -> { } : bar::stepBy);
+                node.barrier();
+                seconds = (System.nanoTime() - start) / 1e9;
             }
-            out.println("after epoch " + epoch + ", " + node.metrics().describe());
-            out.flush();
+            long evaluating = System.nanoTime();
+            ClusterStats.Round result = evaluate(epoch, Accesses.of(node.metrics()).minus(before));
+            if (reports()) {
+                out.printf(Locale.ROOT, "epoch %3d: %6.2f s, %5.2f M entries/s, %5.1f%% local, %5.2f s eval, "
+                                + "train RMSE %.4f, test RMSE %.4f%n", epoch, seconds,
+                        clusterTrainEntries / seconds / 1e6, 100 * result.localFraction(),
+                        (System.nanoTime() - evaluating) / 1e9, result.trainRmse(), result.testRmse());
+                out.flush();
+            }
         }
+        out.println("after training, " + node.metrics().describe());
+        out.flush();
     }
 
     /** Node 0 reports for the cluster. */
@@ -81,19 +90,12 @@ final class MfRun {
         return node.nodeId() == 0;
     }
 
-    private void trainEpoch(int epoch) {
-        if (!reports()) {
-            trainer.epoch(train);
-            return;
-        }
-        try (ProgressBar bar = progressBar(epoch)) {
-            trainer.epoch(train, bar::stepBy);
-        }
-    }
-
-    private ClusterRmse.Rmse evaluate(int round) {
-        return rmse.combine(round, trainer.squaredErrors(train), train.size(), trainer.squaredErrors(test),
-                test.size());
+    /** Evaluates the model and combines the figures of round {@code round}, with the training's {@code accesses}. */
+    private ClusterStats.Round evaluate(int round, Accesses accesses) {
+        MfData train = plan.train();
+        MfData test = plan.test();
+        return stats.combine(round, new ClusterStats.NodeSums(trainer.squaredErrors(train), train.size(),
+                trainer.squaredErrors(test), test.size(), accesses.local(), accesses.remote()));
     }
 
     /**
@@ -104,12 +106,29 @@ final class MfRun {
     private ProgressBar progressBar(int epoch) {
         ProgressBarBuilder bar = new ProgressBarBuilder()
                 .setTaskName("epoch " + epoch)
-                .setInitialMax(train.size())
+                .setInitialMax(plan.train().size())
                 .setUpdateIntervalMillis(250)
                 .setStyle(System.console() == null ? ProgressBarStyle.ASCII : ProgressBarStyle.COLORFUL_UNICODE_BLOCK);
         if (node.clusterSize() > 1) {
             bar.setMaxRenderedLength(CLUSTER_BAR_WIDTH);
         }
         return bar.build();
+    }
+
+    /**
+     * Parameter values this node's workers accessed in its memory and at other nodes.
+     *
+     * @param local  pulled, pushed or set here
+     * @param remote pulled, pushed or set at other nodes
+     */
+    private record Accesses(long local, long remote) {
+        static Accesses of(NodeMetrics metrics) {
+            return new Accesses(metrics.localPulls() + metrics.localPushes() + metrics.localSets(),
+                    metrics.remotePulls() + metrics.remotePushes() + metrics.remoteSets());
+        }
+
+        Accesses minus(Accesses earlier) {
+            return new Accesses(local - earlier.local, remote - earlier.remote);
+        }
     }
 }

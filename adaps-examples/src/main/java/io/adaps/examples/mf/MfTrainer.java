@@ -7,22 +7,29 @@ import java.util.function.LongConsumer;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.Table;
+import io.adaps.api.Worker;
 
 /**
- * Hogwild-style parallel SGD matrix factorization on an AdaPS node (Recht et al., "Hogwild!",
- * NIPS 2011; the update is that of Koren, Bell, Volinsky, "Matrix factorization techniques for
- * recommender systems", 2009).
+ * Parallel SGD matrix factorization on an AdaPS node (the update is that of Koren, Bell, Volinsky,
+ * "Matrix factorization techniques for recommender systems", 2009), with one of two schedules:
  *
- * <p>An epoch splits the training entries into one contiguous share per thread (the entries are
- * expected in random order, see {@link MfData#split}) and each thread runs {@link MfSgdKernel#train}
- * on its share in batches, with no coordination beyond what the node does per parameter; an epoch
- * returns once every update is applied. Each thread has its own {@link io.adaps.api.Worker} and
- * kernel, created once and bound to a thread of a {@link ShardPool} that lives as long as the
- * trainer.
+ * <ul>
+ *   <li>Hogwild ({@link #epoch(MfData, LongConsumer)}; Recht et al., "Hogwild!", NIPS 2011): the
+ *       training entries are split into one contiguous share per thread (the entries are expected
+ *       in random order, see {@link MfData#split}) and each thread runs {@link MfSgdKernel#train}
+ *       on its share in batches, with no coordination beyond what the node does per parameter.</li>
+ *   <li>Blocked ({@code epoch(BlockSchedule, LongConsumer)}, for the {@code mf} command of this
+ *       package): the sub-epochs and chunks of a {@code BlockSchedule}, with the parameters they use
+ *       moved to this node ahead of use.</li>
+ * </ul>
+ *
+ * <p>An epoch returns once every update is applied. Each thread has its own
+ * {@link io.adaps.api.Worker} and kernel, created once and bound to a thread of a {@link ShardPool}
+ * that lives as long as the trainer.
  *
  * <p>The trainer takes a node that is already running and the names of its two factor tables, so
  * the same code trains on one node or on one node of a cluster (there, on the node's part of the
- * entries, see {@link MfData#part}).
+ * entries).
  */
 public final class MfTrainer implements AutoCloseable {
     /** Entries a thread processes between two progress reports: coarse, so reporting costs nothing. */
@@ -30,10 +37,14 @@ public final class MfTrainer implements AutoCloseable {
     /** Entries per batch of pulls and pushes, unless configured otherwise. */
     public static final int DEFAULT_BATCH = 1024;
 
+    private final AdaPS node;
     private final Table rowTable;
     private final Table colTable;
+    private final Worker[] workers;
     private final MfSgdKernel[] kernels;
     private final ShardPool pool;
+    /** The blocked schedule whose rows are here already, or {@code null}. */
+    private BlockSchedule rowsHeldFor;
 
     /**
      * A trainer with {@code threads} training threads on {@code node} and batches of
@@ -60,11 +71,14 @@ public final class MfTrainer implements AutoCloseable {
                      int threads, int batchSize) {
         checkNotNull(node, "node");
         checkPositive(threads, "threads");
+        this.node = node;
         this.rowTable = node.table(rowTable);
         this.colTable = node.table(colTable);
+        this.workers = new Worker[threads];
         this.kernels = new MfSgdKernel[threads];
         for (int t = 0; t < threads; t++) {
-            kernels[t] = new MfSgdKernel(node.worker(), rowTable, colTable, learningRate, regularization, batchSize);
+            workers[t] = node.worker();
+            kernels[t] = new MfSgdKernel(workers[t], rowTable, colTable, learningRate, regularization, batchSize);
         }
         this.pool = new ShardPool(threads, "adaps-mf");
     }
@@ -81,16 +95,95 @@ public final class MfTrainer implements AutoCloseable {
     public double epoch(MfData train, LongConsumer progress) {
         checkFits(train);
         checkNotNull(progress, "progress");
-        return pool.run(train.size(), (thread, from, to) -> {
-            MfSgdKernel kernel = kernels[thread];
-            double sum = 0;
-            for (int start = from; start < to; start += PROGRESS_STEP) {
-                int end = Math.min(to, start + PROGRESS_STEP);
-                sum += kernel.train(train, start, end);
-                progress.accept(end - start);
-            }
-            return sum;
+        return pool.run(train.size(), (thread, from, to) -> train(thread, train, from, to, progress));
+    }
+
+    /**
+     * Runs one epoch of {@code schedule}, the blocked schedule of this node, and returns once every
+     * node of the cluster has finished it: every node must run its own schedule's epoch at the
+     * same time. The caller's thread calls {@link AdaPS#barrier()} after every sub-epoch, so it must
+     * be the node's one barrier thread.
+     *
+     * <p>In the first epoch of a schedule, each thread first localizes its share of the node's rows,
+     * which then stay: no other node localizes them, and other nodes' pulls (in evaluation) do not
+     * move them. Then, for every sub-epoch, each thread localizes its share of the first column
+     * chunk and waits for it; then, for each chunk, each thread starts moving its share of the
+     * next column chunk, trains its share of the chunk's entries and waits for its move. A chunk's
+     * entries are trained only once every thread has finished the previous chunk and the column
+     * chunks up to this one are here, so every access of a sub-epoch is local, and the moves
+     * overlap with training. Each thread localizes its own share (rather than one thread all) so
+     * that no thread has a special role and the moves' requests go out from every worker in
+     * parallel.
+     *
+     * @param progress as for {@link #epoch(MfData, LongConsumer)}
+     * @return the sum over the entries of the squared error before each entry's step
+     * @throws IllegalArgumentException if the data does not fit the tables
+     */
+    double epoch(BlockSchedule schedule, LongConsumer progress) {
+        checkNotNull(schedule, "schedule");
+        checkFits(schedule.entries());
+        checkNotNull(progress, "progress");
+        if (rowsHeldFor != schedule) {
+            long[] rows = schedule.rows();
+            pool.onEveryThread(thread -> {
+                workers[thread].waitFor(localizeShare(thread, rowTable, rows, 0, rows.length));
+                return 0;
+            });
+            rowsHeldFor = schedule;
+        }
+        double sum = 0;
+        for (int subEpoch = 0; subEpoch < schedule.subEpochs(); subEpoch++) {
+            sum += trainSubEpoch(schedule, subEpoch, progress);
+            node.barrier();
+        }
+        return sum;
+    }
+
+    private double trainSubEpoch(BlockSchedule schedule, int subEpoch, LongConsumer progress) {
+        long[] columns = schedule.columns();
+        pool.onEveryThread(thread -> {
+            workers[thread].waitFor(localizeShare(thread, colTable, columns, schedule.columnsFrom(subEpoch, 0),
+                    schedule.columnsTo(subEpoch, 0)));
+            return 0;
         });
+        MfData entries = schedule.entries();
+        double sum = 0;
+        for (int c = 0; c < schedule.chunks(); c++) {
+            int chunk = c;
+            boolean prefetch = chunk + 1 < schedule.chunks();
+            sum += pool.onEveryThread(thread -> {
+                long next = prefetch ? localizeShare(thread, colTable, columns, schedule.columnsFrom(subEpoch,
+                        chunk + 1), schedule.columnsTo(subEpoch, chunk + 1)) : 0;
+                int from = schedule.entriesFrom(subEpoch, chunk);
+                int size = schedule.entriesTo(subEpoch, chunk) - from;
+                double chunkSum = train(thread, entries, from + ShardPool.shareStart(thread, size, pool.threads()),
+                        from + ShardPool.shareStart(thread + 1, size, pool.threads()), progress);
+                if (prefetch) {
+                    workers[thread].waitFor(next);
+                }
+                return chunkSum;
+            });
+        }
+        return sum;
+    }
+
+    /** Starts moving {@code thread}'s share of {@code ids[from, to)} of {@code table} here; returns the ticket. */
+    private long localizeShare(int thread, Table table, long[] ids, int from, int to) {
+        int start = from + ShardPool.shareStart(thread, to - from, pool.threads());
+        int end = from + ShardPool.shareStart(thread + 1, to - from, pool.threads());
+        return workers[thread].table(table).localizeAsync(ids, start, end - start);
+    }
+
+    /** Trains entries {@code [from, to)} on {@code thread}'s kernel, reporting progress in steps. */
+    private double train(int thread, MfData data, int from, int to, LongConsumer progress) {
+        MfSgdKernel kernel = kernels[thread];
+        double sum = 0;
+        for (int start = from; start < to; start += PROGRESS_STEP) {
+            int end = Math.min(to, start + PROGRESS_STEP);
+            sum += kernel.train(data, start, end);
+            progress.accept(end - start);
+        }
+        return sum;
     }
 
     /** {@link #epoch(MfData, LongConsumer)} without progress reports. */

@@ -13,13 +13,13 @@ import java.util.concurrent.Future;
 
 /**
  * A fixed set of long-lived threads that split a range of work into contiguous shares, one share
- * per thread.
+ * per thread, or each run a task of their own ({@link #onEveryThread}).
  *
  * <p>Thread {@code t} always runs share {@code t} on the same thread, for every call: AdaPS workers
  * bind to the first thread that uses them, so a training thread's worker (and its buffers) can be
  * created once and reused for every epoch. Each thread is a single-thread executor; the calling
- * thread only waits. Shares are {@code [t * size / threads, (t + 1) * size / threads)}, so they
- * differ in size by at most one.
+ * thread only waits. Shares are {@code [t * size / threads, (t + 1) * size / threads)}
+ * ({@link #shareStart}), so they differ in size by at most one.
  */
 public final class ShardPool implements AutoCloseable {
     /** The work of one share. */
@@ -31,6 +31,17 @@ public final class ShardPool implements AutoCloseable {
          * @return a partial result; {@link #run} sums them
          */
         double run(int thread, int from, int to);
+    }
+
+    /** The work of one thread. */
+    @FunctionalInterface
+    public interface ThreadTask {
+        /**
+         * Does thread {@code thread}'s work.
+         *
+         * @return a partial result; {@link #onEveryThread} sums them
+         */
+        double run(int thread);
     }
 
     private final ExecutorService[] executors;
@@ -54,31 +65,54 @@ public final class ShardPool implements AutoCloseable {
         }
     }
 
+    /** The number of threads, and so of shares. */
+    public int threads() {
+        return executors.length;
+    }
+
+    /**
+     * Where share {@code share} of {@code size} items cut into {@code shares} shares starts; share
+     * {@code share} is {@code [shareStart(share, ...), shareStart(share + 1, ...))}.
+     */
+    public static int shareStart(int share, int size, int shares) {
+        return (int) ((long) share * size / shares);
+    }
+
     /**
      * Runs {@code task} on every share of {@code [0, size)} in parallel and returns the sum of the
-     * shares' results. Returns only when every share has finished, also when one fails or the
-     * caller is interrupted (the interrupt status is kept), so no share still runs afterwards.
+     * shares' results, as {@link #onEveryThread} does.
      *
-     * @throws RuntimeException the first failure of a share (errors as they are, checked exceptions
-     *                          wrapped in {@link IllegalStateException})
      * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
      */
     public double run(int size, ShareTask task) {
         checkNonNegative(size, "size");
         checkNotNull(task, "task");
         int threads = executors.length;
-        List<Future<Double>> shares = new ArrayList<>(threads);
-        for (int t = 0; t < threads; t++) {
+        return onEveryThread(thread -> task.run(thread, shareStart(thread, size, threads),
+                shareStart(thread + 1, size, threads)));
+    }
+
+    /**
+     * Runs {@code task} once on every thread in parallel and returns the sum of the results.
+     * Returns only when every thread has finished, also when one fails or the caller is
+     * interrupted (the interrupt status is kept), so no task still runs afterwards.
+     *
+     * @throws RuntimeException the first failure of a thread (errors as they are, checked
+     *                          exceptions wrapped in {@link IllegalStateException})
+     * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
+     */
+    public double onEveryThread(ThreadTask task) {
+        checkNotNull(task, "task");
+        List<Future<Double>> results = new ArrayList<>(executors.length);
+        for (int t = 0; t < executors.length; t++) {
             int thread = t;
-            int from = (int) ((long) t * size / threads);
-            int to = (int) ((long) (t + 1) * size / threads);
-            shares.add(executors[t].submit(() -> task.run(thread, from, to)));
+            results.add(executors[t].submit(() -> task.run(thread)));
         }
         double sum = 0;
         Throwable failure = null;
-        for (Future<Double> share : shares) {
+        for (Future<Double> result : results) {
             try {
-                sum += waitFor(share);
+                sum += waitFor(result);
             } catch (ExecutionException e) {
                 failure = failure == null ? e.getCause() : failure;
             }
@@ -88,18 +122,18 @@ public final class ShardPool implements AutoCloseable {
         } else if (failure instanceof Error error) {
             throw error;
         } else if (failure != null) {
-            throw new IllegalStateException("a share failed", failure);
+            throw new IllegalStateException("a task failed", failure);
         }
         return sum;
     }
 
-    /** Waits for {@code share}, through interrupts. */
-    private static double waitFor(Future<Double> share) throws ExecutionException {
+    /** Waits for {@code result}, through interrupts. */
+    private static double waitFor(Future<Double> result) throws ExecutionException {
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    return share.get();
+                    return result.get();
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }

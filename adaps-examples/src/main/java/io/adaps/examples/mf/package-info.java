@@ -1,8 +1,10 @@
 /**
- * Matrix factorization with Hogwild-style SGD on AdaPS: ratings data ({@link io.adaps.examples.mf.MfData}),
+ * Matrix factorization with parallel SGD on AdaPS: ratings data ({@link io.adaps.examples.mf.MfData}),
  * a synthetic zipf-skewed low-rank generator ({@link io.adaps.examples.mf.SyntheticMatrix}), a Matrix
- * Market reader, the batched SGD kernel and trainer ({@link io.adaps.examples.mf.MfTrainer}), the
- * cluster-wide evaluation ({@link io.adaps.examples.mf.ClusterRmse}) and the {@code mf} subcommand,
- * which runs on a single node or as one node of a cluster.
+ * Market reader, the batched SGD kernel and trainer ({@link io.adaps.examples.mf.MfTrainer}) with its
+ * two schedules (Hogwild, and the blocked schedule of distributed SGD that relocates parameters
+ * ahead of use, {@link io.adaps.examples.mf.BlockSchedule}), the cluster-wide evaluation
+ * ({@link io.adaps.examples.mf.ClusterStats}) and the {@code mf} subcommand, which runs on a single
+ * node or as one node of a cluster.
  */
 package io.adaps.examples.mf;

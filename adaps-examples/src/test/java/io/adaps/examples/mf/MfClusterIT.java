@@ -15,16 +15,52 @@ import io.adaps.examples.Examples;
 import picocli.CommandLine;
 
 /**
- * The {@code mf} application on a cluster of two JVMs, started by {@code launch}: each node trains
- * on its half of the entries, most accesses cross the network, and the model still reaches the
- * noise level (the criterion of the single-node {@link MfTrainerTest}).
+ * The {@code mf} application on a cluster of two JVMs, started by {@code launch}, under each
+ * technique: the model reaches the noise level (the criterion of the single-node
+ * {@link MfTrainerTest}) whether most accesses cross the network (STATIC, Hogwild on half of the
+ * entries each) or almost none do (RELOCATION_ONLY, the blocked schedule).
  */
 class MfClusterIT {
     private static final double NOISE = 0.1;
+    private static final int EPOCHS = 9;
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
-    void twoNodesConvergeToTheNoiseLevelOnALowRankMatrix() {
+    void staticTwoNodesConvergeWithHalfTheAccessesRemote() {
+        String output = launch("STATIC");
+        assertThat(output)
+                .contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique STATIC, "
+                        + "Hogwild schedule")
+                .contains("[node 0] node 0 of 2: trains on 54000 entries, tests on 6000")
+                .contains("[node 1] node 1 of 2: trains on 54000 entries, tests on 6000");
+        assertConverges(output);
+        assertThat(localFraction(output)).isBetween(0.4, 0.6);
+        for (int node = 0; node < 2; node++) {
+            Matcher metrics = metrics(output, node);
+            for (int group = 1; group <= 4; group++) {
+                assertThat(Long.parseLong(metrics.group(group))).isPositive();
+            }
+            assertThat(metrics.group(5)).as("relocated in").isEqualTo("0");
+        }
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void relocationOnTwoNodesConvergesWithAlmostAllAccessesLocal() {
+        String output = launch("RELOCATION_ONLY");
+        assertThat(output).contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique "
+                + "RELOCATION_ONLY, blocked schedule: 8 sub-epochs of 4 prefetched chunks");
+        assertConverges(output);
+        assertThat(localFraction(output)).isGreaterThan(0.9);
+        long relocated = 0;
+        for (int node = 0; node < 2; node++) {
+            relocated += Long.parseLong(metrics(output, node).group(5));
+        }
+        assertThat(relocated).as("relocations into both nodes").isPositive();
+    }
+
+    /** The output of {@code mf} on a two-node cluster with one thread per node under {@code technique}. */
+    private static String launch(String technique) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine commandLine = Examples.commandLine();
@@ -32,36 +68,39 @@ class MfClusterIT {
         commandLine.setErr(new PrintWriter(err, true));
 
         int exitCode = commandLine.execute("launch", "--nodes=2", "--heap=256m", "--", "mf", "--rows=400",
-                "--cols=300", "--entries=120000", "--true-rank=4", "--noise=" + NOISE, "--rank=16", "--epochs=9",
-                "--threads=1");
+                "--cols=300", "--entries=120000", "--true-rank=4", "--noise=" + NOISE, "--rank=16",
+                "--epochs=" + EPOCHS, "--threads=1", "--technique=" + technique);
 
         String output = out.toString();
         assertThat(exitCode).as("%s%n%s", output, err).isZero();
-        assertThat(output)
-                .contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries")
-                .contains("[node 0] node 0 of 2: trains on 54000 entries, tests on 6000")
-                .contains("[node 1] node 1 of 2: trains on 54000 entries, tests on 6000");
-        // The signal has standard deviation 1/sqrt(trueRank) = 0.5; the noise (0.1) is the floor.
-        double[] initial = rmses(output, "epoch +0: initial model +train RMSE (\\S+), test RMSE (\\S+)");
-        assertThat(initial[0]).isGreaterThan(4 * NOISE);
-        assertThat(initial[1]).isGreaterThan(4 * NOISE);
-        double[] last = rmses(output, "epoch +9: .* train RMSE (\\S+), test RMSE (\\S+)");
-        assertThat(last[0]).isLessThan(1.2 * NOISE);
-        assertThat(last[1]).isLessThan(1.2 * NOISE);
-        for (int node = 0; node < 2; node++) {
-            Matcher metrics = Pattern.compile("\\[node " + node + "] after epoch 9, node " + node
-                    + ": 2 workers; local pull/push/set (\\d+)/(\\d+)/0, remote (\\d+)/(\\d+)/0").matcher(output);
-            assertThat(metrics.find()).as(output).isTrue();
-            for (int group = 1; group <= 4; group++) {
-                assertThat(Long.parseLong(metrics.group(group))).isPositive();
-            }
-        }
+        return output;
     }
 
-    /** The train and test RMSE on the first line matching {@code pattern}. */
-    private static double[] rmses(String output, String pattern) {
+    private static void assertConverges(String output) {
+        // The signal has standard deviation 1/sqrt(trueRank) = 0.5; the noise (0.1) is the floor.
+        Matcher initial = line(output, "epoch +0: initial model +train RMSE (\\S+), test RMSE (\\S+)");
+        assertThat(Double.parseDouble(initial.group(1))).isGreaterThan(4 * NOISE);
+        assertThat(Double.parseDouble(initial.group(2))).isGreaterThan(4 * NOISE);
+        Matcher last = line(output, "epoch +" + EPOCHS + ": .* train RMSE (\\S+), test RMSE (\\S+)");
+        assertThat(Double.parseDouble(last.group(1))).isLessThan(1.2 * NOISE);
+        assertThat(Double.parseDouble(last.group(2))).isLessThan(1.2 * NOISE);
+    }
+
+    /** The cluster's local fraction of the last epoch's training accesses. */
+    private static double localFraction(String output) {
+        return Double.parseDouble(line(output, "epoch +" + EPOCHS + ": .* (\\S+)% local,").group(1)) / 100;
+    }
+
+    /** Node {@code node}'s final metrics: local pulls, pushes, remote pulls, pushes, relocated in (groups 1-5). */
+    private static Matcher metrics(String output, int node) {
+        return line(output, "\\[node " + node + "] after training, node " + node + ": 2 workers; local pull/push/set "
+                + "(\\d+)/(\\d+)/0, remote (\\d+)/(\\d+)/0 .* relocated in (\\d+),");
+    }
+
+    /** The first line matching {@code pattern}. */
+    private static Matcher line(String output, String pattern) {
         Matcher matcher = Pattern.compile(pattern).matcher(output);
         assertThat(matcher.find()).as("a line matching %s in%n%s", pattern, output).isTrue();
-        return new double[] {Double.parseDouble(matcher.group(1)), Double.parseDouble(matcher.group(2))};
+        return matcher;
     }
 }

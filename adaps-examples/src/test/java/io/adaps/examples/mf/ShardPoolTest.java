@@ -31,6 +31,24 @@ class ShardPoolTest {
     }
 
     @Test
+    void everyThreadRunsItsTaskOnceAndTheResultsAreSummed() {
+        try (ShardPool pool = new ShardPool(3, "every")) {
+            AtomicIntegerArray runs = new AtomicIntegerArray(3);
+            assertThat(pool.onEveryThread(thread -> {
+                runs.incrementAndGet(thread);
+                return thread + 1;
+            })).isEqualTo(6.0);
+            for (int thread = 0; thread < 3; thread++) {
+                assertThat(runs.get(thread)).isEqualTo(1);
+            }
+            assertThat(pool.threads()).isEqualTo(3);
+        }
+        assertThat(ShardPool.shareStart(0, 10, 3)).isZero();
+        assertThat(ShardPool.shareStart(2, 10, 3)).isEqualTo(6);
+        assertThat(ShardPool.shareStart(3, 10, 3)).isEqualTo(10);
+    }
+
+    @Test
     void runsEachShareOnTheSameThreadEveryTime() {
         try (ShardPool pool = new ShardPool(2, "same")) {
             ConcurrentHashMap<Integer, Thread> first = new ConcurrentHashMap<>();

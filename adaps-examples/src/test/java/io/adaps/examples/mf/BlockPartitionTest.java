@@ -1,0 +1,80 @@
+package io.adaps.examples.mf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+
+class BlockPartitionTest {
+    private static final SyntheticMatrix.Spec SPEC = new SyntheticMatrix.Spec(300, 200, 30_000, 4, 0.1, 1.1, 3);
+
+    @Test
+    void balanceGivesTheHeaviestIdsFirstToTheLightestPart() {
+        // Loads 9, 7, 5, 4, 3, 3 go to parts 0, 1 (0 < 9), 1 (7 < 9), 0 (9 < 12), 1 (12 < 13), 0 (13 < 15).
+        int[] parts = BlockPartition.balance(new long[] {3, 9, 4, 7, 5, 3}, 2);
+        assertThat(parts).containsExactly(1, 0, 0, 1, 1, 0);
+        // Ids without load spread over the parts too.
+        assertThat(BlockPartition.balance(new long[] {0, 0, 0, 0}, 3)).containsExactly(0, 1, 2, 0);
+        assertThat(BlockPartition.balance(new long[] {5}, 4)).containsExactly(0);
+    }
+
+    @Test
+    void rowsAndColumnsOfSkewedDataSplitIntoNearlyEqualEntries() {
+        MfData train = new SyntheticMatrix(SPEC).sample();
+        BlockPartition partition = BlockPartition.balanced(train, 3);
+        long[] nodeEntries = new long[3];
+        long[] blockEntries = new long[3];
+        for (int i = 0; i < train.size(); i++) {
+            nodeEntries[partition.nodeOfRow(train.rows()[i])]++;
+            blockEntries[partition.blockOfCol(train.cols()[i])]++;
+        }
+        // Greedy balancing is off by at most the lightest id it placed last; here a few entries.
+        for (int part = 0; part < 3; part++) {
+            assertThat(nodeEntries[part]).isBetween(9_900L, 10_100L);
+            assertThat(blockEntries[part]).isBetween(9_900L, 10_100L);
+        }
+        assertThat(partition.parts()).isEqualTo(3);
+    }
+
+    @Test
+    void shardsSplitTheEntriesByRowOwner() {
+        MfData data = new SyntheticMatrix(SPEC).sample();
+        BlockPartition partition = BlockPartition.balanced(data, 3);
+        float[] all = new float[data.size()];
+        int next = 0;
+        for (int node = 0; node < 3; node++) {
+            MfData shard = partition.shard(data, node);
+            long[] rows = partition.rowsOf(node);
+            assertThat(rows).isSorted();
+            for (long row : rows) {
+                assertThat(partition.nodeOfRow((int) row)).isEqualTo(node);
+            }
+            for (int i = 0; i < shard.size(); i++) {
+                assertThat(partition.nodeOfRow(shard.rows()[i])).isEqualTo(node);
+                all[next++] = shard.values()[i];
+            }
+        }
+        assertThat(next).isEqualTo(data.size());
+        float[] expected = data.values().clone();
+        Arrays.sort(expected);
+        Arrays.sort(all);
+        assertThat(all).containsExactly(expected);
+        assertThat(partition.rowsOf(0).length + partition.rowsOf(1).length + partition.rowsOf(2).length)
+                .isEqualTo(SPEC.rows());
+    }
+
+    @Test
+    void refusesBadArguments() {
+        MfData data = new SyntheticMatrix(SPEC).sample();
+        assertThatThrownBy(() -> BlockPartition.balanced(data, 0)).hasMessage("nodes=0 (expected > 0)");
+        BlockPartition partition = BlockPartition.balanced(data, 2);
+        assertThatThrownBy(() -> partition.shard(data, 2)).hasMessage("node=2 (expected 0..1)");
+        assertThatThrownBy(() -> partition.rowsOf(-1)).hasMessage("node=-1 (expected 0..1)");
+        MfData other = new MfData(5, 200, new int[1], new int[1], new float[1]);
+        assertThatThrownBy(() -> partition.shard(other, 0))
+                .hasMessage("data=MfData[5 x 200, 1 entries] (expected a 300 x 200 matrix, the size of the "
+                        + "partitioned one)");
+    }
+}

@@ -1,0 +1,64 @@
+package io.adaps.examples.mf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.adaps.api.NodeMetrics;
+import io.adaps.api.Technique;
+import io.adaps.cluster.TestCluster;
+import io.adaps.testing.Concurrently;
+import io.adaps.transport.InJvmNetwork;
+import io.adaps.transport.InJvmTransport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link MfTrainer}'s blocked epochs on a cluster of two in-process nodes with two threads each:
+ * every entry is trained once per epoch, every training access is local, and the model improves.
+ */
+class BlockedTrainingTest {
+    private static final SyntheticMatrix.Spec SPEC = new SyntheticMatrix.Spec(400, 300, 60_000, 4, 0.1, 1.1, 21);
+    private static final int NODES = 2;
+
+    @Test
+    void everyNodeTrainsEachOfItsEntriesOncePerEpochAndTheModelImproves() throws Exception {
+        MfData.Split data = new SyntheticMatrix(SPEC).sample().split(0.1, 22);
+        InJvmNetwork network = new InJvmNetwork();
+        try (TestCluster cluster = new TestCluster(NODES, List.of("injvm:1", "injvm:2"),
+                node -> new InJvmTransport(network),
+                builder -> builder.table(MfTables.rowSpec(SPEC.rows(), 8, 23))
+                        .table(MfTables.colSpec(SPEC.cols(), 8, 23))
+                        .technique(Technique.RELOCATION_ONLY))) {
+            double[] initialErrors = new double[NODES];
+            double[] finalErrors = new double[NODES];
+            Concurrently.run(NODES, Duration.ofMinutes(1), id -> {
+                EpochPlan plan = EpochPlan.of(Technique.RELOCATION_ONLY, data, id, NODES, 24);
+                assertThat(plan).isInstanceOf(EpochPlan.Blocked.class);
+                try (MfTrainer trainer = new MfTrainer(cluster.node(id), MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f,
+                        2)) {
+                    initialErrors[id] = trainer.squaredErrors(plan.test());
+                    NodeMetrics before = cluster.node(id).metrics();
+                    for (int epoch = 0; epoch < 3; epoch++) {
+                        AtomicLong trained = new AtomicLong();
+                        plan.epoch(trainer, trained::addAndGet);
+                        assertThat(trained.get()).isEqualTo(plan.train().size());
+                    }
+                    // Training moved the node's rows and each block to it before use: nothing remote.
+                    NodeMetrics after = cluster.node(id).metrics();
+                    assertThat(after.remotePulls() + after.remotePushes())
+                            .isEqualTo(before.remotePulls() + before.remotePushes());
+                    assertThat(after.localPulls()).isGreaterThan(before.localPulls());
+                    assertThat(after.relocationsIn()).isPositive();
+                    // Every node's updates are in before any node evaluates.
+                    cluster.node(id).barrier();
+                    finalErrors[id] = trainer.squaredErrors(plan.test());
+                }
+            });
+            double initial = Math.sqrt((initialErrors[0] + initialErrors[1]) / data.test().size());
+            double trained = Math.sqrt((finalErrors[0] + finalErrors[1]) / data.test().size());
+            assertThat(trained).isLessThan(initial / 2);
+        }
+    }
+}
