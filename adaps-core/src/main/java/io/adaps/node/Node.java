@@ -230,8 +230,9 @@ public final class Node implements AdaPS, MessageHandler {
             }
             transport.close();
         }
-        if (LOG.isInfoEnabled()) {
-            LOG.info("node {} closed: {}", nodeId(), metrics().describe());
+        LOG.info("node {} closed", nodeId());
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("node {} at close: {}", nodeId(), metrics().describe());
         }
     }
 

@@ -18,6 +18,7 @@ import io.adaps.protocol.MessageType;
 import io.adaps.store.SlotKind;
 import io.adaps.store.TableStore;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
 /**
@@ -64,18 +65,6 @@ final class Relocator {
     /** Forwarding hops after which a request fails: far more than any legitimate chase needs. */
     static final int MAX_HOPS = 64;
 
-    /** A row asked for by a worker of this node and not arrived yet, with what must wait for it. */
-    private static final class Incoming {
-        final int worker;
-        final long ticket;
-        final ArrayDeque<Queued> queue = new ArrayDeque<>(2);
-
-        Incoming(int worker, long ticket) {
-            this.worker = worker;
-            this.ticket = ticket;
-        }
-    }
-
     /**
      * A request entry (PULL, PUSH, SET) or a RELINQUISH instruction that waits for its row.
      *
@@ -93,7 +82,14 @@ final class Relocator {
     private final TableStore[] stores;
     private final Directory directory;
     private final LocationCache locations;
-    private final Long2ObjectOpenHashMap<Incoming> incoming = new Long2ObjectOpenHashMap<>();
+    /**
+     * Rows on their way here: row key -> the claim of the localize that asked for them ({@code
+     * worker << 32 | ticket}, or {@link #UNCLAIMED}). A map of primitives: marking a row costs no
+     * allocation, since most rows arrive before anything waits for them.
+     */
+    private final Long2LongOpenHashMap incoming = new Long2LongOpenHashMap();
+    /** What waits for rows on their way here, in arrival order; only rows that have waiters. */
+    private final Long2ObjectOpenHashMap<ArrayDeque<Queued>> waiting = new Long2ObjectOpenHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
     /** Per thread: free {@link Outbound}s, one per nesting level of messages to this node itself. */
     private final ThreadLocal<ArrayDeque<Outbound>> outbounds = ThreadLocal.withInitial(ArrayDeque::new);
@@ -117,8 +113,25 @@ final class Relocator {
         this.slot = new float[stride];
     }
 
+    /** The claim of a row that no localize of this node waits for (it was given up, then instructed on). */
+    private static final long UNCLAIMED = -1L;
+
     private static long key(int table, long row) {
         return (long) table << 32 | row;
+    }
+
+    private static long claim(int worker, long ticket) {
+        return (long) worker << 32 | (ticket & 0xFFFF_FFFFL);
+    }
+
+    /** Queues {@code queued} behind the row of {@code key}, which is incoming; under the lock. */
+    private void enqueue(long key, Queued queued) {
+        ArrayDeque<Queued> queue = waiting.get(key);
+        if (queue == null) {
+            queue = new ArrayDeque<>(2);
+            waiting.put(key, queue);
+        }
+        queue.add(queued);
     }
 
     /** The owner of a row homed here by this node's directory. */
@@ -126,16 +139,6 @@ final class Relocator {
         lock.lock();
         try {
             return directory.owner(table, row);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Whether {@code row} of {@code table} is on its way to this node. */
-    boolean isIncoming(int table, long row) {
-        lock.lock();
-        try {
-            return incoming.containsKey(key(table, row));
         } finally {
             lock.unlock();
         }
@@ -154,7 +157,7 @@ final class Relocator {
                 long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
                 long key = key(idTable.id(), row);
                 if (!stores[idTable.id()].holds(row) && !incoming.containsKey(key)) {
-                    incoming.put(key, new Incoming(worker, ticket));
+                    incoming.put(key, claim(worker, ticket));
                     remote.add(node.home(idTable, row), idTable, row, null, 0);
                 }
             }
@@ -175,10 +178,10 @@ final class Relocator {
             for (int part = 0; part < call.parts; part++) {
                 for (int i = 0; i < call.partCount[part]; i++) {
                     long key = key(call.partTable[part], call.rows.getLong(call.partFirst[part] + i));
-                    Incoming waiting = incoming.get(key);
-                    if (waiting != null && waiting.worker == worker && waiting.ticket == ticket) {
+                    if (incoming.containsKey(key) && incoming.get(key) == claim(worker, ticket)) {
                         incoming.remove(key);
-                        for (Queued queued : waiting.queue) {
+                        ArrayDeque<Queued> queue = waiting.remove(key);
+                        for (Queued queued : queue == null ? List.<Queued>of() : queue) {
                             if (queued.type == MessageType.RELINQUISH) {
                                 LOG.warn("node {}: row {} of table {} never arrived; node {} will not get it",
                                         node.nodeId(), key & 0xFFFF_FFFFL, key >>> 32, queued.peer);
@@ -244,10 +247,10 @@ final class Relocator {
             }
             return;
         }
-        Incoming waiting = incoming.get(key(table.id(), row));
-        if (waiting != null) {
+        long key = key(table.id(), row);
+        if (incoming.containsKey(key)) {
             float[] copy = type == MessageType.PULL ? null : java.util.Arrays.copyOf(update, valueLength);
-            waiting.queue.add(new Queued(type, origin, requestId, hops, index, 0, copy));
+            enqueue(key, new Queued(type, origin, requestId, hops, index, 0, copy));
             return;
         }
         int next = node.home(table, row);
@@ -353,16 +356,15 @@ final class Relocator {
             relocationsOut.increment();
             return;
         }
-        Incoming waiting = incoming.get(key(table.id(), row));
-        if (waiting == null) {
+        long key = key(table.id(), row);
+        if (!incoming.containsKey(key)) {
             // Only after this node gave the row up (a localize that failed or timed out): should it
             // still arrive, it is passed on as the home decided, rather than kept where nobody looks.
             LOG.warn("node {}: told to hand row {} of table '{}' (move {}) to node {} before it arrived here",
                     node.nodeId(), row, table.name(), counter, newOwner);
-            waiting = new Incoming(-1, 0);
-            incoming.put(key(table.id(), row), waiting);
+            incoming.put(key, UNCLAIMED);
         }
-        waiting.queue.add(new Queued(MessageType.RELINQUISH, newOwner, requestId, 0, index, counter, null));
+        enqueue(key, new Queued(MessageType.RELINQUISH, newOwner, requestId, 0, index, counter, null));
     }
 
     /**
@@ -389,9 +391,11 @@ final class Relocator {
                 store.install(row, SlotKind.OWNED, values, 0);
                 locations.put(table.id(), row, LocationCache.UNKNOWN);
                 relocationsIn.increment();
-                Incoming waiting = incoming.remove(key(table.id(), row));
-                if (waiting != null) {
-                    for (Queued queued : waiting.queue) {
+                long key = key(table.id(), row);
+                incoming.remove(key);
+                ArrayDeque<Queued> queue = waiting.remove(key);
+                if (queue != null) {
+                    for (Queued queued : queue) {
                         if (queued.type == MessageType.RELINQUISH) {
                             relinquish(table, row, queued.index, queued.peer, queued.requestId, queued.counter, out);
                         } else {
