@@ -25,7 +25,8 @@ import sys
 from collections import OrderedDict
 
 BASELINE_PREFIXES = ("raw", "plain")
-EXPLICIT_PAIRS = {"MfEpochBenchmark": [("adaps", "plainArrays")]}
+EXPLICIT_PAIRS = {"MfEpochBenchmark": [("adaps", "plainArrays")],
+                  "RelocationForwardingBenchmark": [("pullForwarded", "pullAtHome")]}
 MODE_NAMES = {"thrpt": "throughput", "sample": "sample time", "ss": "single-shot time", "avgt": "average time"}
 PER_SECOND = {"s": 1.0, "ms": 1e3, "us": 1e6, "ns": 1e9, "min": 1 / 60.0}
 MEBIBYTE = float(1 << 20)

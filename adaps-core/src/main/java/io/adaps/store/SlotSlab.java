@@ -21,8 +21,9 @@ import io.adaps.api.UpdateRule;
  *   values[c]:  | slot 0                      | slot 1                      | ...
  *               | value (valueLength) | state | value (valueLength) | state | ...
  *               &lt;-------- stride --------&gt;
- *   seqs[c]:    | seq 0 | seq 1 | ...
- *   tags[c]:    | row of slot 0 | row of slot 1 | ...     FREE (-1) when the slot holds no row
+ *   locks[c]:   | seq 0 | tag 0 | seq 1 | tag 1 | ...
+ *               tag: the row the slot holds, FREE (-1) when none; beside its sequence, so that an
+ *               access touches one cache line for both
  * </pre>
  * {@code state} holds the update rule's per-parameter state (Adagrad's accumulator); its length
  * is {@code stride - valueLength}, often 0. Chunks are created when a slot in them is first
@@ -61,8 +62,8 @@ final class SlotSlab {
     private final int mask;
     private final int capacity;
     private final float[][] values;
-    private final int[][] seqs;
-    private final int[][] tags;
+    /** Per chunk: each slot's sequence at {@code 2i} and tag at {@code 2i + 1}. */
+    private final int[][] locks;
     private final IntArrayList freeSlots = new IntArrayList();
     private int nextFreshSlot;
 
@@ -76,8 +77,7 @@ final class SlotSlab {
         this.mask = slotsPerChunk - 1;
         int chunks = (int) (((long) capacity + slotsPerChunk - 1) >>> shift);
         this.values = new float[chunks][];
-        this.seqs = new int[chunks][];
-        this.tags = new int[chunks][];
+        this.locks = new int[chunks][];
     }
 
     /** Takes a free slot (reusing released ones first); it holds no row until {@link #install}. */
@@ -94,9 +94,10 @@ final class SlotSlab {
         if (values[c] == null) {
             int slotsInChunk = Math.min(mask + 1, capacity - (c << shift));
             values[c] = new float[slotsInChunk * stride];
-            seqs[c] = new int[slotsInChunk];
-            tags[c] = new int[slotsInChunk];
-            Arrays.fill(tags[c], FREE);
+            locks[c] = new int[2 * slotsInChunk];
+            for (int i = 1; i < locks[c].length; i += 2) {
+                locks[c][i] = FREE;
+            }
         }
         return slot;
     }
@@ -130,17 +131,17 @@ final class SlotSlab {
      */
     boolean read(int slot, int row, float[] dst, int dstOffset) {
         float[] chunk = values[slot >>> shift];
-        int[] seq = seqs[slot >>> shift];
-        int[] tag = tags[slot >>> shift];
+        int[] lock = locks[slot >>> shift];
         int i = slot & mask;
         int base = i * stride;
+        int seq = 2 * i;
         for (int spins = 0; ; spins++) {
-            int before = (int) SEQ.getAcquire(seq, i);
+            int before = (int) SEQ.getAcquire(lock, seq);
             if ((before & 1) == 0) {
                 System.arraycopy(chunk, base, dst, dstOffset, valueLength);
-                int held = tag[i];
+                int held = lock[seq + 1];
                 VarHandle.acquireFence();
-                if ((int) SEQ.getAcquire(seq, i) == before) {
+                if ((int) SEQ.getAcquire(lock, seq) == before) {
                     return held == row;
                 }
             }
@@ -150,30 +151,30 @@ final class SlotSlab {
 
     /** Replaces the value of {@code row} in {@code slot}, leaving the rule state; {@code false} if the row left. */
     boolean write(int slot, int row, float[] src, int srcOffset) {
-        int[] seq = seqs[slot >>> shift];
+        int[] lock = locks[slot >>> shift];
         int i = slot & mask;
-        int locked = lock(seq, i);
-        boolean held = tags[slot >>> shift][i] == row;
+        int locked = lock(lock, 2 * i);
+        boolean held = lock[2 * i + 1] == row;
         if (held) {
             System.arraycopy(src, srcOffset, values[slot >>> shift], i * stride, valueLength);
         }
-        SEQ.setRelease(seq, i, locked + 1);
+        SEQ.setRelease(lock, 2 * i, locked + 1);
         return held;
     }
 
     /** Applies {@code rule} with {@code update} to {@code row} in {@code slot}; {@code false} if the row left. */
     boolean update(int slot, int row, UpdateRule rule, float[] update, int updateOffset) {
-        int[] seq = seqs[slot >>> shift];
+        int[] lock = locks[slot >>> shift];
         int i = slot & mask;
-        int locked = lock(seq, i);
+        int locked = lock(lock, 2 * i);
         try {
-            if (tags[slot >>> shift][i] != row) {
+            if (lock[2 * i + 1] != row) {
                 return false;
             }
             rule.apply(values[slot >>> shift], i * stride, valueLength, update, updateOffset);
             return true;
         } finally {
-            SEQ.setRelease(seq, i, locked + 1);
+            SEQ.setRelease(lock, 2 * i, locked + 1);
         }
     }
 
@@ -183,18 +184,18 @@ final class SlotSlab {
      */
     void install(int slot, int row, Initializer initializer, float[] src, int srcOffset) {
         float[] chunk = values[slot >>> shift];
-        int[] seq = seqs[slot >>> shift];
+        int[] lock = locks[slot >>> shift];
         int i = slot & mask;
         int base = i * stride;
-        int locked = lock(seq, i);
+        int locked = lock(lock, 2 * i);
         if (src != null) {
             System.arraycopy(src, srcOffset, chunk, base, stride);
         } else {
             Arrays.fill(chunk, base + valueLength, base + stride, 0f);
             initializer.initialize(row, chunk, base, valueLength);
         }
-        tags[slot >>> shift][i] = row;
-        SEQ.setRelease(seq, i, locked + 1);
+        lock[2 * i + 1] = row;
+        SEQ.setRelease(lock, 2 * i, locked + 1);
     }
 
     /**
@@ -203,26 +204,25 @@ final class SlotSlab {
      * every access. Returns {@code false} if the slot does not hold the row.
      */
     boolean takeOut(int slot, int row, float[] dst, int dstOffset) {
-        int[] seq = seqs[slot >>> shift];
-        int[] tag = tags[slot >>> shift];
+        int[] lock = locks[slot >>> shift];
         int i = slot & mask;
-        int locked = lock(seq, i);
-        boolean held = tag[i] == row;
+        int locked = lock(lock, 2 * i);
+        boolean held = lock[2 * i + 1] == row;
         if (held) {
             if (dst != null) {
                 System.arraycopy(values[slot >>> shift], i * stride, dst, dstOffset, stride);
             }
-            tag[i] = FREE;
+            lock[2 * i + 1] = FREE;
         }
-        SEQ.setRelease(seq, i, locked + 1);
+        SEQ.setRelease(lock, 2 * i, locked + 1);
         return held;
     }
 
-    /** Acquires the slot's write lock; returns the odd sequence number now held. */
-    private static int lock(int[] seq, int i) {
+    /** Acquires the write lock whose sequence is {@code lock[seq]}; returns the odd sequence number now held. */
+    private static int lock(int[] lock, int seq) {
         for (int spins = 0; ; spins++) {
-            int current = (int) SEQ.getVolatile(seq, i);
-            if ((current & 1) == 0 && SEQ.compareAndSet(seq, i, current, current + 1)) {
+            int current = (int) SEQ.getVolatile(lock, seq);
+            if ((current & 1) == 0 && SEQ.compareAndSet(lock, seq, current, current + 1)) {
                 return current + 1;
             }
             backOff(spins);
