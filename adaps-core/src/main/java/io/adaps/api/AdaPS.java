@@ -5,12 +5,15 @@ import static io.adaps.util.Checks.checkNotNull;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 
 import io.adaps.node.Node;
 import io.adaps.node.NodeConfig;
+import io.adaps.protocol.Message;
+import io.adaps.protocol.MessageType;
 import io.adaps.transport.PeerAddress;
 import io.adaps.transport.Transport;
 import io.adaps.transport.TransportConfig;
@@ -267,7 +270,7 @@ public interface AdaPS extends AutoCloseable {
                     parsedTechnique = Technique.valueOf(techniqueName.trim());
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("ADAPS_TECHNIQUE='" + techniqueName + "' (expected one of "
-                            + java.util.Arrays.toString(Technique.values()) + ")");
+                            + Arrays.toString(Technique.values()) + ")");
                 }
             }
             int parsedId = nodeId;
@@ -303,13 +306,23 @@ public interface AdaPS extends AutoCloseable {
          * Starts the node: allocates and initializes the parameters it is home of and, in a
          * cluster, connects to every peer.
          *
-         * @throws IllegalStateException if no table is declared, the node id is not an index into
-         *                               the peers, or a cluster has no transport
+         * @throws IllegalStateException if no table is declared, a row of some table (with its
+         *                               update-rule state) does not fit one message, the node id
+         *                               is not an index into the peers, or a cluster has no transport
          * @throws ClusterException      if peers did not connect in time or refused the handshake
          */
         public AdaPS build() {
             if (specs.isEmpty()) {
                 throw new IllegalStateException("tables=0 (expected at least one table(...) before build())");
+            }
+            for (TableSpec spec : specs) {
+                // The largest message about one row: its hand-over to another node, value and rule state.
+                int stride = spec.valueLength() + spec.updateRule().stateLength(spec.valueLength());
+                long rowBytes = Message.HEADER_LENGTH + (long) MessageType.HANDOVER.entryLength(spec.valueLength(), stride);
+                if (rowBytes > maxMessageBytes) {
+                    throw new IllegalStateException("maxMessageBytes=" + maxMessageBytes + " (expected at least " + rowBytes
+                            + ", the bytes that move one row of table '" + spec.name() + "')");
+                }
             }
             int nodes = Math.max(1, peers.size());
             if (nodeId >= nodes) {

@@ -225,10 +225,12 @@ final class NodeWorker extends AbstractAccess implements Worker {
         }
         RemoteOperations remote = remote();
         remote.begin(Operation.LOCALIZE);
-        long callTicket = ticket != 0 ? ticket : ticketsIssued + 1;
+        // The rows are claimed for the call's ticket before it is sent; a synchronous call without
+        // rows to move issues none.
+        long callTicket = async ? ticket : ticketsIssued + 1;
         node.relocator().claim(table, ids, idOffset, idCount, keys, remote, id, callTicket);
         if (remote.hasRows()) {
-            ticketsIssued = Math.max(ticketsIssued, callTicket);
+            ticketsIssued = callTicket;
             RemoteCall call = remote.send(callTicket, null);
             if (!async) {
                 remote.await(call);

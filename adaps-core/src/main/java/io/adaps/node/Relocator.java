@@ -2,6 +2,7 @@ package io.adaps.node;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -249,7 +250,7 @@ final class Relocator {
         }
         long key = key(table.id(), row);
         if (incoming.containsKey(key)) {
-            float[] copy = type == MessageType.PULL ? null : java.util.Arrays.copyOf(update, valueLength);
+            float[] copy = type == MessageType.PULL ? null : Arrays.copyOf(update, valueLength);
             enqueue(key, new Queued(type, origin, requestId, hops, index, 0, copy));
             return;
         }

@@ -96,6 +96,10 @@ class BuilderValidationTest {
         assertThatThrownBy(() -> builder.fromEnvironment(java.util.Map.of("ADAPS_NODE_ID", "1", "ADAPS_TECHNIQUE", "FAST")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("ADAPS_TECHNIQUE='FAST' (expected one of [STATIC, RELOCATION_ONLY])");
+        assertThatThrownBy(() -> AdaPS.builder().maxMessageBytes(65536)
+                .table(TableSpec.of("wide", 2, 10_000).withUpdateRule(io.adaps.api.UpdateRules.adagrad(0.1f, 1e-6f)))
+                .build()).isInstanceOf(IllegalStateException.class)
+                .hasMessage("maxMessageBytes=65536 (expected at least 80040, the bytes that move one row of table 'wide')");
         assertThatThrownBy(() -> builder.technique(null)).isInstanceOf(NullPointerException.class)
                 .hasMessage("technique=null (expected a value)");
         assertThatThrownBy(() -> builder.failureTimeout(java.time.Duration.ZERO))
