@@ -33,4 +33,16 @@ public interface UpdateRule {
      * @param updateOffset where the update starts in {@code update}
      */
     void apply(float[] row, int offset, int valueLength, float[] update, int updateOffset);
+
+    /**
+     * Whether pushing the sum of several updates once stands for pushing them one by one, so that
+     * a replica may add up the updates its workers push and hand the sum to the owner at the next
+     * synchronization. Exactly so for additive and SGD rules; for Adagrad the summed update is one
+     * larger step (as with a larger mini-batch). Rules that return {@code false} (such as
+     * {@link UpdateRules#assign()}) keep their parameters unreplicated: every technique only moves
+     * them. Default {@code true}.
+     */
+    default boolean accumulates() {
+        return true;
+    }
 }

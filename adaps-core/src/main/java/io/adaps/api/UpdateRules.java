@@ -75,6 +75,11 @@ public final class UpdateRules {
         }
 
         @Override
+        public boolean accumulates() {
+            return false;
+        }
+
+        @Override
         public String toString() {
             return "assign";
         }

@@ -44,4 +44,15 @@ public interface Worker extends ParameterAccess {
 
     /** Advances this worker's clock by one and returns the new clock. */
     long advanceClock();
+
+    /**
+     * Waits for every operation this worker started ({@link #waitAll()}), then until every update
+     * made on this node before the call has reached its parameter's owner and this node's replicas
+     * have been refreshed from their owners at least once. Together with {@link AdaPS#barrier()},
+     * after every node's workers called it, every owner holds all updates and every replica its
+     * owner's value. Bounded by the operation timeout.
+     *
+     * @throws ClusterException if a synchronization failed (a peer failed or did not answer)
+     */
+    void waitSync();
 }

@@ -111,6 +111,11 @@ final class NodeWorker extends AbstractAccess implements Worker {
     }
 
     @Override
+    public void waitSync() {
+        waitAll();
+    }
+
+    @Override
     public long clock() {
         checkUsable();
         return clock;

@@ -44,7 +44,7 @@ sealed interface EpochPlan {
         checkNotNull(data, "data");
         // No default: a new technique does not compile until it says here whether localize moves.
         boolean movesParameters = switch (technique) {
-            case STATIC -> false;
+            case STATIC, ADAPTIVE, REPLICATION_ONLY, FULL_REPLICATION -> false;
             case RELOCATION_ONLY -> true;
         };
         if (!movesParameters || nodes == 1) {
