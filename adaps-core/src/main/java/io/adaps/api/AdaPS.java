@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 
+import io.adaps.intent.HomeIntents;
 import io.adaps.node.Node;
 import io.adaps.node.NodeConfig;
 import io.adaps.protocol.Message;
@@ -119,7 +120,7 @@ public interface AdaPS extends AutoCloseable {
         private List<PeerAddress> peers = List.of();
         private String clusterId = "adaps";
         private Partitioning partitioning = Partitioning.RANGE;
-        private Technique technique = Technique.RELOCATION_ONLY;
+        private Technique technique = Technique.ADAPTIVE;
         private Transport transport;
         private Duration connectTimeout = Duration.ofSeconds(30);
         private Duration heartbeatInterval = Duration.ofMillis(500);
@@ -189,7 +190,10 @@ public interface AdaPS extends AutoCloseable {
             return this;
         }
 
-        /** How this node manages parameter placement. Default {@link Technique#RELOCATION_ONLY}. */
+        /**
+         * How this node manages parameter placement. Default {@link Technique#ADAPTIVE}. Techniques
+         * that {@linkplain Technique#signalsIntent() signal intent} allow at most 64 nodes.
+         */
         public Builder technique(Technique technique) {
             this.technique = checkNotNull(technique, "technique");
             return this;
@@ -328,6 +332,10 @@ public interface AdaPS extends AutoCloseable {
             if (nodeId >= nodes) {
                 throw new IllegalStateException("nodeId=" + nodeId + " (expected 0.." + (nodes - 1) + ", an index into peers="
                         + peers + ")");
+            }
+            if (technique.signalsIntent() && nodes > HomeIntents.MAX_NODES) {
+                throw new IllegalStateException("technique=" + technique + " with " + nodes + " nodes (expected at most "
+                        + HomeIntents.MAX_NODES + " nodes, or technique STATIC or FULL_REPLICATION)");
             }
             List<Table> tables = new ArrayList<>(specs.size());
             long firstKey = 0;

@@ -24,6 +24,7 @@ import java.util.List;
  * @param forwarded        requested values this node did not hold and passed on towards their holder
  * @param locationHits     remote values this node's workers sent to a cached location
  * @param locationMisses   remote values sent to the home node because no location was cached
+ * @param replication      what the adaptive manager did (replicas, synchronization, relocations)
  * @param peers            round-trip times of this node's requests, one entry per other node
  * @param perWorker        the local-access counters of each worker
  */
@@ -31,7 +32,7 @@ public record NodeMetrics(int nodeId, int workers, long localPulls, long localPu
                           long remotePulls, long remotePushes, long remoteSets, long intentsSignaled,
                           long messagesSent, long bytesSent, long messagesReceived, long bytesReceived,
                           long relocationsIn, long relocationsOut, long forwarded, long locationHits,
-                          long locationMisses, List<PeerMetrics> peers, List<WorkerMetrics> perWorker) {
+                          long locationMisses, ReplicationMetrics replication, List<PeerMetrics> peers, List<WorkerMetrics> perWorker) {
     /** Makes the lists unmodifiable. */
     public NodeMetrics {
         peers = List.copyOf(peers);
@@ -54,6 +55,13 @@ public record NodeMetrics(int nodeId, int workers, long localPulls, long localPu
                 nodeId, workers, localPulls, localPushes, localSets, remotePulls, remotePushes, remoteSets,
                 100 * localFraction(), messagesSent, bytesSent / 1048576.0, messagesReceived, bytesReceived / 1048576.0,
                 relocationsIn, relocationsOut, forwarded, locationHits, locationMisses));
+        if (!replication.equals(ReplicationMetrics.NONE)) {
+            text.append(String.format("%n  replicas held %d, created %d, dropped %d; %d sync rounds sent %.1f MiB of deltas; "
+                            + "%d relocations asked for by the manager; action window %d clocks",
+                    replication.replicasHeld(), replication.replicasCreated(), replication.replicasDropped(),
+                    replication.syncRounds(), replication.syncDeltaBytes() / 1048576.0, replication.managedRelocations(),
+                    replication.actionWindowClocks()));
+        }
         for (PeerMetrics peer : peers) {
             text.append(String.format("%n  round trips to node %d: %d, p50 %.0f us, p99 %.0f us, max %.0f us",
                     peer.peer(), peer.roundTrips(), peer.p50Micros(), peer.p99Micros(), peer.maxMicros()));

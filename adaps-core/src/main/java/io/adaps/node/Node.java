@@ -20,7 +20,9 @@ import io.adaps.api.AdaPS;
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.PeerMetrics;
+import io.adaps.api.ReplicationMetrics;
 import io.adaps.api.Table;
+import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.api.WorkerMetrics;
 import io.adaps.directory.LocationCache;
@@ -44,7 +46,8 @@ import io.adaps.transport.TransportConfig;
  */
 public final class Node implements AdaPS, MessageHandler {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
-    private static final int MAX_WORKERS = 1 << 16;
+    /** Worker ids fit 16 bits of a request id, and the highest is the manager's. */
+    private static final int MAX_WORKERS = AdaptiveManager.WORKER_ID;
 
     private final NodeConfig config;
     private final List<Table> tables;
@@ -57,6 +60,8 @@ public final class Node implements AdaPS, MessageHandler {
     private final Relocator relocator;
     private final LocationCache locations;
     private final ClusterBarrier barrier;
+    /** Turns intents into placements and synchronizes replicas; {@code null} if the technique needs neither. */
+    private final AdaptiveManager manager;
     private final AtomicReferenceArray<PeerFailedException> peerFailures;
     private final AtomicInteger peerFailureCount = new AtomicInteger();
     /** Per peer: the barriers it had passed when it left, or -1 while it has not left. */
@@ -103,6 +108,14 @@ public final class Node implements AdaPS, MessageHandler {
                     store.allocate(row, SlotKind.OWNED);
                 }
             }
+            if (config.technique() == Technique.FULL_REPLICATION && config.clusterSize() > 1
+                    && table.spec().updateRule().accumulates()) {
+                for (long row = 0; row < table.rows(); row++) {
+                    if (!store.holds(row)) {
+                        store.installReplica(row, null, 0);
+                    }
+                }
+            }
             stores[table.id()] = store;
             floats += (long) store.heldRows() * (table.valueLength() + table.spec().updateRule().stateLength(table.valueLength()));
         }
@@ -115,9 +128,15 @@ public final class Node implements AdaPS, MessageHandler {
             this.relocator = null;
         }
         this.server = new RequestServer(this, stores, relocator);
+        Technique technique = config.technique();
+        this.manager = config.clusterSize() > 1 && (technique.signalsIntent() || technique.replicates())
+                ? new AdaptiveManager(this, stores) : null;
         this.barrier = new ClusterBarrier(this);
         if (transport != null) {
             transport.start(transportConfig, this);
+        }
+        if (manager != null) {
+            manager.start();
         }
         LOG.info("node {} of {} started: {} table(s), {} keys, {} MiB of parameters held here", config.nodeId(),
                 config.clusterSize(), tables.size(), keys.endKey(), floats * Float.BYTES >> 20);
@@ -163,7 +182,7 @@ public final class Node implements AdaPS, MessageHandler {
         if (workers.size() == MAX_WORKERS) {
             throw new IllegalStateException("workers=" + MAX_WORKERS + " (expected fewer workers per node)");
         }
-        NodeWorker worker = new NodeWorker(this, keys, stores, workers.size());
+        NodeWorker worker = new NodeWorker(this, keys, stores, workers.size(), manager);
         workers.add(worker);
         return worker;
     }
@@ -173,6 +192,11 @@ public final class Node implements AdaPS, MessageHandler {
         checkOpen();
         if (clusterSize() > 1) {
             barrier.await();
+            if (manager != null && manager.sync().replicasHeld() > 0) {
+                // Every node's updates reached the owners before it entered the barrier (waitSync),
+                // so one more round makes this node's replicas converge to the owners' values.
+                manager.awaitRound();
+            }
         }
     }
 
@@ -193,7 +217,16 @@ public final class Node implements AdaPS, MessageHandler {
         return new NodeMetrics(nodeId(), workers.size(), sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6],
                 messagesSent.sum(), bytesSent.sum(), messagesReceived.sum(), bytesReceived.sum(),
                 relocator == null ? 0 : relocator.relocationsIn.sum(), relocator == null ? 0 : relocator.relocationsOut.sum(),
-                relocator == null ? 0 : relocator.forwarded.sum(), sums[7], sums[8], peers, perWorker);
+                relocator == null ? 0 : relocator.forwarded.sum(), sums[7], sums[8], replicationMetrics(), peers, perWorker);
+    }
+
+    private ReplicationMetrics replicationMetrics() {
+        if (manager == null) {
+            return ReplicationMetrics.NONE;
+        }
+        ReplicaSync sync = manager.sync();
+        return new ReplicationMetrics(sync.replicasHeld(), manager.replicasCreated.sum(), sync.replicasDropped.sum(),
+                sync.rounds.sum(), sync.deltaBytes.sum(), manager.relocations.sum(), manager.windowClocks());
     }
 
     private PeerMetrics roundTripMetrics(int peer) {
@@ -217,6 +250,9 @@ public final class Node implements AdaPS, MessageHandler {
                 return;
             }
             closed = true;
+        }
+        if (manager != null) {
+            manager.close(config.operationTimeout().toMillis());
         }
         if (transport != null) {
             for (int peer = 0; peer < clusterSize(); peer++) {
@@ -263,7 +299,15 @@ public final class Node implements AdaPS, MessageHandler {
             return;
         }
         switch (type) {
-            case PULL, PUSH, SET, LOCALIZE, RELINQUISH, HANDOVER -> server.serve(peer, message);
+            case PULL, PUSH, SET, SYNC, LOCALIZE, RELINQUISH, HANDOVER, INTENT -> server.serve(peer, message);
+            case PLACEMENT -> {
+                if (manager != null) {
+                    manager.onPlacement(message);
+                } else {
+                    LOG.error("node {}: dropped a PLACEMENT from {} (technique {} places nothing)", nodeId(),
+                            describePeer(peer), config.technique());
+                }
+            }
             case PULL_REPLY, ACK, ERROR -> routeAnswer(peer, message);
             case BARRIER_ENTER -> {
                 if (nodeId() == 0) {
@@ -286,7 +330,8 @@ public final class Node implements AdaPS, MessageHandler {
     /** Hands an answer (or the HANDOVER of a localize) to the worker whose request id it carries. */
     void routeAnswer(int peer, Message message) {
         int workerId = (int) (message.requestId() >>> 48);
-        RemoteOperations remote = workerId < workers.size() ? workers.get(workerId).remote() : null;
+        RemoteOperations remote = workerId < workers.size() ? workers.get(workerId).remote()
+                : workerId == AdaptiveManager.WORKER_ID && manager != null ? manager.remote() : null;
         if (remote == null) {
             LOG.error("node {}: dropped an answer from {} for unknown worker {}", nodeId(), describePeer(peer), workerId);
             return;
@@ -403,6 +448,11 @@ public final class Node implements AdaPS, MessageHandler {
 
     void recordRoundTrip(int peer, long nanos) {
         roundTrips[peer].recordValue(Math.max(0, nanos));
+    }
+
+    /** How this node holds {@code row} of {@code table} now, or {@code null} (for tests). */
+    SlotKind kindOf(Table table, long row) {
+        return stores[table.id()].kind(row);
     }
 
     /** Whether this node holds {@code row} of {@code table} now (for tests and metrics). */

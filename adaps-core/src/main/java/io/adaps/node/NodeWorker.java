@@ -6,11 +6,15 @@ import static io.adaps.util.Checks.checkRange;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
+import java.util.concurrent.locks.LockSupport;
+
+import io.adaps.api.ClusterException;
 import io.adaps.api.Table;
 import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.api.WorkerMetrics;
+import io.adaps.intent.IntentQueue;
 import io.adaps.store.TableStore;
 
 /**
@@ -38,22 +42,30 @@ final class NodeWorker extends AbstractAccess implements Worker {
     private final TableStore[] stores;
     private final NodeTableView[] views;
     private final int id;
+    /** {@code null} when the node's technique needs no manager. */
+    private final AdaptiveManager manager;
     @SuppressWarnings("unused") // accessed through OWNER
     private volatile Thread owner;
     private RemoteOperations remote;
-    private long clock;
+    /** Created on the first intent, if the node's technique acts on intents. */
+    private IntentQueue intentQueue;
+    /** Global keys of an intent, made table-relative (table << 32 | row). */
+    private long[] intentKeys = new long[16];
+    /** Written by the owning thread only; read by the manager. */
+    private volatile long clock;
     private long ticketsIssued;
     private long pulls;
     private long pushes;
     private long sets;
     private long intents;
 
-    NodeWorker(Node node, KeySpace keys, TableStore[] stores, int id) {
+    NodeWorker(Node node, KeySpace keys, TableStore[] stores, int id, AdaptiveManager manager) {
         super(null);
         this.node = node;
         this.keys = keys;
         this.stores = stores;
         this.id = id;
+        this.manager = manager;
         this.views = new NodeTableView[stores.length];
         for (Table table : node.tables()) {
             views[table.id()] = new NodeTableView(this, table);
@@ -113,6 +125,9 @@ final class NodeWorker extends AbstractAccess implements Worker {
     @Override
     public void waitSync() {
         waitAll();
+        if (manager != null) {
+            manager.awaitRound();
+        }
     }
 
     @Override
@@ -124,7 +139,14 @@ final class NodeWorker extends AbstractAccess implements Worker {
     @Override
     public long advanceClock() {
         checkUsable();
-        return ++clock;
+        long next = clock + 1;
+        clock = next;
+        return next;
+    }
+
+    /** The clock, read by the manager thread. */
+    long clockForManager() {
+        return clock;
     }
 
     /**
@@ -289,15 +311,65 @@ final class NodeWorker extends AbstractAccess implements Worker {
         checkRange(idOffset, idCount, ids.length, "idOffset", "idCount", "ids");
         checkIdsAndCountFloats(table, ids, idOffset, idCount);
         checkClocks(fromClock, toClock);
-        // A node that holds every parameter has nothing to move ahead of time.
         intents += idCount;
+        if (!actsOnIntents()) {
+            return;
+        }
+        if (table != null) {
+            queueIntent(table.id(), ids, idOffset, idCount, fromClock, toClock);
+            return;
+        }
+        if (intentKeys.length < idCount) {
+            intentKeys = new long[Math.max(idCount, intentKeys.length * 2)];
+        }
+        for (int i = 0; i < idCount; i++) {
+            Table idTable = keys.tableOf(ids[idOffset + i]);
+            intentKeys[i] = (long) idTable.id() << 32 | (ids[idOffset + i] - idTable.firstKey());
+        }
+        queueIntent(-1, intentKeys, 0, idCount, fromClock, toClock);
     }
 
     void signalIntent(Table table, long id, long fromClock, long toClock) {
         checkUsable();
-        tableOf(table, id);
+        Table idTable = tableOf(table, id);
         checkClocks(fromClock, toClock);
         intents++;
+        if (actsOnIntents()) {
+            intentKeys[0] = (long) idTable.id() << 32 | (table == null ? id - idTable.firstKey() : id);
+            queueIntent(-1, intentKeys, 0, 1, fromClock, toClock);
+        }
+    }
+
+    /** Whether this node's manager places parameters by intent (a cluster of one has nothing to place). */
+    private boolean actsOnIntents() {
+        return manager != null && node.config().technique().signalsIntent();
+    }
+
+    /**
+     * Hands intents to the manager: rows of table {@code table}, or keys if {@code table < 0}.
+     * A full queue is waited out (the manager drains it), at most for the operation timeout.
+     */
+    private void queueIntent(int table, long[] ids, int offset, int count, long fromClock, long toClock) {
+        if (intentQueue == null) {
+            intentQueue = manager.register(this);
+        }
+        int step = intentQueue.maxKeysPerOffer();
+        for (int done = 0; done < count; done += step) {
+            int n = Math.min(step, count - done);
+            long deadline = 0;
+            while (!(table >= 0 ? intentQueue.offer(table, ids, offset + done, n, fromClock, toClock)
+                    : intentQueue.offer(ids, offset + done, n, fromClock, toClock))) {
+                manager.wake();
+                long now = System.nanoTime();
+                if (deadline == 0) {
+                    deadline = now + node.config().operationTimeout().toNanos();
+                } else if (now - deadline > 0) {
+                    throw new ClusterException("worker " + id + " of node " + node.nodeId() + ": the intent queue stayed "
+                            + "full for " + node.config().operationTimeout() + " (is the adaptive manager stuck?)");
+                }
+                LockSupport.parkNanos(100_000);
+            }
+        }
     }
 
     // Reference comparisons rather than switches: with the operation constant at the call site

@@ -6,7 +6,9 @@ enum Operation {
     PUSH("updates"),
     SET("values"),
     /** Moves rows here; it has no buffer. */
-    LOCALIZE("");
+    LOCALIZE(""),
+    /** A replica's summed updates go to the owner, whose fresh values come back into the same buffer. */
+    SYNC("deltas");
 
     final String buffer;
     final String bufferOffset;

@@ -50,6 +50,7 @@ final class PartBuilder {
             case PUSH -> MessageType.PUSH;
             case SET -> MessageType.SET;
             case LOCALIZE -> MessageType.LOCALIZE;
+            case SYNC -> MessageType.SYNC;
         };
         positions.clear();
         rows.clear();
@@ -64,9 +65,10 @@ final class PartBuilder {
      * value for a localize). Each row's index in its message is its position there.
      */
     void add(long row, float[] values, int valueOffset) {
-        boolean carriesValue = type == MessageType.PUSH || type == MessageType.SET;
+        boolean carriesValue = type == MessageType.PUSH || type == MessageType.SET || type == MessageType.SYNC;
         int requestEntry = type.entryLength(valueLength, 0);
-        int answerEntry = type == MessageType.PULL ? MessageType.PULL_REPLY.entryLength(valueLength, 0)
+        int answerEntry = type == MessageType.PULL || type == MessageType.SYNC
+                ? MessageType.PULL_REPLY.entryLength(valueLength, 0)
                 : Message.INDEX_LENGTH;
         if (count == 0 || position + requestEntry > messageStart + maxMessageBytes
                 || answerBytes + answerEntry > maxMessageBytes) {

@@ -12,11 +12,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.adaps.api.Table;
+import io.adaps.api.Technique;
 import io.adaps.directory.Directory;
 import io.adaps.directory.LocationCache;
+import io.adaps.intent.HomeIntents;
 import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageType;
-import io.adaps.store.SlotKind;
 import io.adaps.store.TableStore;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
@@ -82,6 +83,7 @@ final class Relocator {
     private final Node node;
     private final TableStore[] stores;
     private final Directory directory;
+    private final HomeIntents intents;
     private final LocationCache locations;
     /**
      * Rows on their way here: row key -> the claim of the localize that asked for them ({@code
@@ -106,6 +108,7 @@ final class Relocator {
         this.stores = stores;
         this.locations = locations;
         this.directory = new Directory(node.nodeId(), stores.length);
+        this.intents = new HomeIntents(Math.min(node.clusterSize(), HomeIntents.MAX_NODES));
         int stride = 0;
         for (TableStore store : stores) {
             stride = Math.max(stride, store.stride());
@@ -157,7 +160,7 @@ final class Relocator {
                 Table idTable = table != null ? table : keys.tableOf(ids[i]);
                 long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
                 long key = key(idTable.id(), row);
-                if (!stores[idTable.id()].holds(row) && !incoming.containsKey(key)) {
+                if (!stores[idTable.id()].owns(row) && !incoming.containsKey(key)) {
                     incoming.put(key, claim(worker, ticket));
                     remote.add(node.home(idTable, row), idTable, row, null, 0);
                 }
@@ -235,9 +238,8 @@ final class Relocator {
                           float[] update, Outbound out, List<Refusal> refusals) {
         TableStore store = stores[table.id()];
         int valueLength = table.valueLength();
-        if (type == MessageType.PULL ? store.pull(row, slot, 0)
-                : type == MessageType.PUSH ? store.push(row, update, 0) : store.set(row, update, 0)) {
-            if (type == MessageType.PULL) {
+        if (RequestServer.serveOwned(store, type, row, update, slot)) {
+            if (type == MessageType.PULL || type == MessageType.SYNC) {
                 int at = out.entry(origin, MessageType.PULL_REPLY, 0, table.id(), requestId, origin, 0,
                         Message.INDEX_LENGTH + valueLength * Float.BYTES);
                 at = Message.writeInt(out.buffer(origin), at, index);
@@ -251,6 +253,7 @@ final class Relocator {
         long key = key(table.id(), row);
         if (incoming.containsKey(key)) {
             float[] copy = type == MessageType.PULL ? null : Arrays.copyOf(update, valueLength);
+            // A SYNC that waits for its row is served like the push and pull it is.
             enqueue(key, new Queued(type, origin, requestId, hops, index, 0, copy));
             return;
         }
@@ -384,12 +387,13 @@ final class Relocator {
                 int at = handover.entry(i, entryLength);
                 long row = handover.rowAt(at);
                 handover.readFloats(at + Message.MOVE_ENTRY, values, 0, stride);
-                if (store.holds(row)) {
-                    LOG.error("node {}: received row {} of table '{}' (move {}), which it holds already; kept its own",
+                if (store.owns(row)) {
+                    LOG.error("node {}: received row {} of table '{}' (move {}), which it owns already; kept its own",
                             node.nodeId(), row, table.name(), handover.intAt(at + Message.ROW_ENTRY));
                     continue;
                 }
-                store.install(row, SlotKind.OWNED, values, 0);
+                // A replica held here becomes the owned copy, keeping the updates it has not synced yet.
+                store.promote(row, values, 0);
                 locations.put(table.id(), row, LocationCache.UNKNOWN);
                 relocationsIn.increment();
                 long key = key(table.id(), row);
@@ -412,6 +416,40 @@ final class Relocator {
         send(out);
         refuse(refusals);
         node.routeAnswer(peer, handover);
+    }
+
+    // ---------------------------------------------------------------- intents, at the home
+
+    /**
+     * At the home: records the start or end of the origin's intent for the rows of {@code intent}
+     * and tells the nodes concerned what to do about them ({@link HomeIntents}).
+     */
+    void onIntent(Message intent, Table table) {
+        int origin = intent.origin();
+        boolean ends = (intent.flags() & Message.FLAG_INTENT_ENDS) != 0;
+        Technique technique = Technique.values()[intent.aux()];
+        boolean accumulates = table.spec().updateRule().accumulates();
+        Outbound out = acquireOutbound();
+        lock.lock();
+        try {
+            for (int i = 0; i < intent.count(); i++) {
+                long row = intent.rowAt(intent.entry(i, Message.ROW_ENTRY));
+                int owner = directory.owner(table.id(), row);
+                int decision = intents.onIntent(key(table.id(), row), origin, technique, ends, owner, accumulates);
+                int action = HomeIntents.action(decision);
+                if (action != HomeIntents.NONE) {
+                    int target = HomeIntents.target(decision);
+                    int flags = action == HomeIntents.RELOCATE ? Message.FLAG_RELOCATE : Message.FLAG_REPLICATE;
+                    int at = out.entry(target, MessageType.PLACEMENT, flags, table.id(), 0, node.nodeId(), 0,
+                            Message.ROW_ENTRY);
+                    at = Message.writeRow(out.buffer(target), at, row);
+                    Message.writeInt(out.buffer(target), at, owner);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        send(out);
     }
 
     private Outbound acquireOutbound() {

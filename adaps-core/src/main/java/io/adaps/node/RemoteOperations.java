@@ -133,7 +133,7 @@ final class RemoteOperations {
             case PULL -> remotePulls += rows;
             case PUSH -> remotePushes += rows;
             case SET -> remoteSets += rows;
-            case LOCALIZE -> { }
+            case LOCALIZE, SYNC -> { }
         }
         return call;
     }
@@ -300,7 +300,8 @@ final class RemoteOperations {
 
     private String checkAnswer(RemoteCall call, int part, Message answer) {
         MessageType type = answer.type();
-        boolean expected = call.operation == Operation.PULL ? type == MessageType.PULL_REPLY
+        boolean expected = call.operation == Operation.PULL || call.operation == Operation.SYNC
+                ? type == MessageType.PULL_REPLY
                 : type == MessageType.ACK || (call.operation == Operation.LOCALIZE && type == MessageType.HANDOVER);
         if (!expected) {
             return "type=" + type + " (expected the answer to a " + call.operation + ")";

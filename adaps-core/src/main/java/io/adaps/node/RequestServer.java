@@ -3,6 +3,8 @@ package io.adaps.node;
 import org.agrona.ExpandableArrayBuffer;
 
 import io.adaps.api.Table;
+import io.adaps.api.Technique;
+import io.adaps.intent.HomeIntents;
 import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageType;
 import io.adaps.store.TableStore;
@@ -10,9 +12,10 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 /**
  * Serves the row-carrying messages from other nodes (or from this node's own workers) on the
- * thread that delivered them: PULL, PUSH and SET against this node's store, answered straight to
- * the requester (store access is short and never blocks); LOCALIZE, RELINQUISH and HANDOVER, and
- * the rows a request names that are not held here, go to the {@link Relocator}.
+ * thread that delivered them: PULL, PUSH, SET and SYNC against the rows this node owns, answered
+ * straight to the requester (store access is short and never blocks); LOCALIZE, RELINQUISH,
+ * HANDOVER and INTENT, and the rows a request names that are not owned here, go to the
+ * {@link Relocator}. Replicas held here never answer other nodes: only an owner does.
  *
  * <p>A message is checked completely before it changes anything: a malformed one is answered
  * with an ERROR (or, if it is not a request, logged) and changes nothing.
@@ -50,10 +53,11 @@ final class RequestServer {
         }
         Table table = node.tables().get(message.table());
         switch (message.type()) {
-            case PULL, PUSH, SET -> serveRows(message, table);
+            case PULL, PUSH, SET, SYNC -> serveRows(message, table);
             case LOCALIZE -> relocator.onLocalize(message, table);
             case RELINQUISH -> relocator.onRelinquish(message, table);
             case HANDOVER -> relocator.onHandover(peer, message, table);
+            case INTENT -> relocator.onIntent(message, table);
             default -> throw new AssertionError(message.type());
         }
     }
@@ -68,8 +72,8 @@ final class RequestServer {
         TableStore store = stores[table.id()];
         MessageType type = request.type();
         int entryLength = type.entryLength(valueLength, store.stride());
-        int answerEntry = type == MessageType.PULL ? Message.INDEX_LENGTH + valueLength * Float.BYTES
-                : Message.INDEX_LENGTH;
+        boolean answersValues = type == MessageType.PULL || type == MessageType.SYNC;
+        int answerEntry = answersValues ? Message.INDEX_LENGTH + valueLength * Float.BYTES : Message.INDEX_LENGTH;
         int count = request.count();
         s.answer.checkLimit(Message.HEADER_LENGTH + count * answerEntry);
         s.missing.clear();
@@ -78,32 +82,51 @@ final class RequestServer {
         for (int i = 0; i < count; i++) {
             int entry = request.entry(i, entryLength);
             long row = request.rowAt(entry);
-            boolean held;
-            if (type == MessageType.PULL) {
-                held = store.pull(row, s.values, 0);
-            } else {
-                request.readFloats(entry + Message.ROW_ENTRY, s.values, 0, valueLength);
-                held = type == MessageType.PUSH ? store.push(row, s.values, 0) : store.set(row, s.values, 0);
+            if (type == MessageType.SYNC) {
+                s.missing.add(entry); // see serveOwned
+                continue;
             }
-            if (!held) {
+            if (type != MessageType.PULL) {
+                request.readFloats(entry + Message.ROW_ENTRY, s.values, 0, valueLength);
+            }
+            if (!serveOwned(store, type, row, s.values, s.values)) {
                 s.missing.add(entry);
                 continue;
             }
             at = Message.writeInt(s.answer, at, request.intAt(entry + Message.ROW_LENGTH));
-            if (type == MessageType.PULL) {
+            if (answersValues) {
                 at = Message.writeFloats(s.answer, at, s.values, 0, valueLength);
             }
             answered++;
         }
         if (answered > 0) {
             int origin = request.origin();
-            Message.writeHeader(s.answer, 0, type == MessageType.PULL ? MessageType.PULL_REPLY : MessageType.ACK, 0,
+            Message.writeHeader(s.answer, 0, answersValues ? MessageType.PULL_REPLY : MessageType.ACK, 0,
                     table.id(), answered, request.requestId(), origin, 0);
             node.sendQuietly(origin, s.answer, 0, at);
         }
         if (!s.missing.isEmpty()) {
             relocator.forwardOrQueue(request, table, s.missing);
         }
+    }
+
+    /**
+     * Serves one entry of a row request if this node owns the row: a PULL reads into {@code value},
+     * a PUSH or SET applies {@code update}, a SYNC pushes {@code update} and then reads the fresh
+     * value into {@code value} (which may be the same array).
+     *
+     * @return {@code false}, changing nothing, if the row is not owned here
+     */
+    static boolean serveOwned(TableStore store, MessageType type, long row, float[] update, float[] value) {
+        return switch (type) {
+            case PULL -> store.pullOwned(row, value, 0);
+            case PUSH -> store.pushOwned(row, update, 0);
+            case SET -> store.setOwned(row, update, 0);
+            // Under the relocation lock only (the Relocator serves SYNCs): a row is taken out under
+            // it, so the pull after a successful push cannot miss, which would apply the push twice.
+            case SYNC -> store.pushOwned(row, update, 0) && store.pullOwned(row, value, 0);
+            default -> throw new AssertionError(type);
+        };
     }
 
     /** What is wrong with {@code message}, or {@code null}. */
@@ -120,6 +143,11 @@ final class RequestServer {
         int origin = message.origin();
         if (origin < 0 || origin >= node.clusterSize()) {
             return "origin=" + origin + " (expected a node 0.." + (node.clusterSize() - 1) + ")";
+        }
+        if (message.type() == MessageType.INTENT && (message.aux() < 0 || message.aux() >= Technique.values().length
+                || origin >= HomeIntents.MAX_NODES)) {
+            return "aux=" + message.aux() + " from node " + origin + " (expected a technique 0.."
+                    + (Technique.values().length - 1) + " from a node below " + HomeIntents.MAX_NODES + ")";
         }
         int entryLength = message.type().entryLength(table.valueLength(), stores[tableId].stride());
         for (int i = 0; i < message.count(); i++) {

@@ -23,7 +23,7 @@ import org.agrona.UnsafeApi;
  *
  *  entries by type (L = the table's value length, S = its slot stride: value and rule state):
  *    PULL, LOCALIZE  [ row (i64) | index (i32) ]
- *    PUSH, SET       [ row (i64) | index (i32) | L x value (f32) ]
+ *    PUSH, SET, SYNC [ row (i64) | index (i32) | L x value (f32) ]   SYNC: a replica's summed updates
  *    PULL_REPLY      [ index (i32) | L x value (f32) ]
  *    ACK             [ index (i32) ]
  *    ERROR           one byte of US-ASCII text          aux = failed node + 1 with FLAG_PEER_FAILED
@@ -31,6 +31,8 @@ import org.agrona.UnsafeApi;
  *    HANDOVER        [ row (i64) | index (i32) | relocation counter (i32) | S x f32 ]
  *    BARRIER_*       none                               request id = barrier number
  *    LEAVE           none                               request id = barriers passed
+ *    INTENT          [ row (i64) | index (i32) ]        aux = the origin's technique; FLAG_INTENT_ENDS
+ *    PLACEMENT       [ row (i64) | owner (i32) ]        FLAG_RELOCATE or FLAG_REPLICATE
  * </pre>
  *
  * The request id is chosen by the requester and carried by every message a request causes,
@@ -55,6 +57,12 @@ public final class Message {
     public static final int MOVE_ENTRY = ROW_ENTRY + Integer.BYTES;
     /** ERROR flag: the request failed because the node in {@code aux - 1} failed. */
     public static final int FLAG_PEER_FAILED = 1;
+    /** INTENT flag: the origin's intent for the rows ended (without it: started). */
+    public static final int FLAG_INTENT_ENDS = 1;
+    /** PLACEMENT flag: the receiver should move the rows to itself. */
+    public static final int FLAG_RELOCATE = 1;
+    /** PLACEMENT flag: the receiver should replicate the rows. */
+    public static final int FLAG_REPLICATE = 2;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     /** On little-endian platforms values are copied in bulk: the wire order is the memory order. */
     private static final boolean BULK = ByteOrder.nativeOrder() == ORDER;

@@ -29,7 +29,23 @@ public enum MessageType {
     /** The home tells a row's owner to hand it to the origin. */
     RELINQUISH(11),
     /** Values and update-rule state of rows moving to the receiver. */
-    HANDOVER(12);
+    HANDOVER(12),
+    /**
+     * A replica's accumulated updates for rows, handed to the owner's update rule; answered, like
+     * a {@link #PULL}, by {@link #PULL_REPLY}s with the rows' fresh values.
+     */
+    SYNC(13),
+    /**
+     * Tells the rows' home that the origin's intent for them starts, or ends with
+     * {@link Message#FLAG_INTENT_ENDS}; {@code aux} is the origin's technique. Not answered.
+     */
+    INTENT(14),
+    /**
+     * The home tells a node with intent what to do about rows: move them to itself
+     * ({@link Message#FLAG_RELOCATE}) or replicate them ({@link Message#FLAG_REPLICATE}). Each
+     * entry's index field names the rows' owner.
+     */
+    PLACEMENT(15);
 
     private static final MessageType[] BY_CODE = new MessageType[16];
 
@@ -53,14 +69,14 @@ public enum MessageType {
 
     /** Whether this type asks the holder of rows to do something with them (and may be forwarded). */
     public boolean isRowRequest() {
-        return this == PULL || this == PUSH || this == SET;
+        return this == PULL || this == PUSH || this == SET || this == SYNC;
     }
 
     /** Bytes of one body entry for a table of value length {@code l} and slot stride {@code s}. */
     public int entryLength(int l, int s) {
         return switch (this) {
-            case PULL, LOCALIZE -> Message.ROW_ENTRY;
-            case PUSH, SET -> Message.ROW_ENTRY + l * Float.BYTES;
+            case PULL, LOCALIZE, INTENT, PLACEMENT -> Message.ROW_ENTRY;
+            case PUSH, SET, SYNC -> Message.ROW_ENTRY + l * Float.BYTES;
             case PULL_REPLY -> Message.INDEX_LENGTH + l * Float.BYTES;
             case ACK -> Message.INDEX_LENGTH;
             case ERROR -> 1;

@@ -42,4 +42,18 @@ class InJvmClusterTest extends ClusterContract {
             return InJvmClusterTest.this.addresses(nodes);
         }
     }
+
+    /** The guarantees of every technique over the same transport. */
+    @Nested
+    class Adaptive extends AdaptiveContract {
+        @Override
+        protected Transport newTransport(int node) {
+            return InJvmClusterTest.this.newTransport(node);
+        }
+
+        @Override
+        protected List<String> addresses(int nodes) {
+            return InJvmClusterTest.this.addresses(nodes);
+        }
+    }
 }

@@ -3,6 +3,7 @@ package io.adaps.cluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
@@ -27,12 +28,18 @@ public final class TestCluster implements AutoCloseable {
      */
     public TestCluster(int size, List<String> addresses, IntFunction<Transport> transports,
                        UnaryOperator<AdaPS.Builder> configure) throws InterruptedException {
+        this(size, addresses, transports, (id, builder) -> configure.apply(builder));
+    }
+
+    /** As above, with settings that may differ per node: {@code configure} gets each node's id. */
+    public TestCluster(int size, List<String> addresses, IntFunction<Transport> transports,
+                       BiFunction<Integer, AdaPS.Builder, AdaPS.Builder> configure) throws InterruptedException {
         AdaPS[] started = new AdaPS[size];
         for (int i = 0; i < size; i++) {
             this.transports.add(transports.apply(i));
         }
         try {
-            Concurrently.run(size, Duration.ofSeconds(60), id -> started[id] = configure.apply(AdaPS.builder()
+            Concurrently.run(size, Duration.ofSeconds(60), id -> started[id] = configure.apply(id, AdaPS.builder()
                             .nodeId(id)
                             .peers(addresses)
                             .transport(this.transports.get(id))

@@ -1,0 +1,404 @@
+package io.adaps.node;
+
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.adaps.api.ClusterException;
+import io.adaps.api.Table;
+import io.adaps.api.Technique;
+import io.adaps.intent.ActionWindow;
+import io.adaps.intent.IntentQueue;
+import io.adaps.intent.IntentSink;
+import io.adaps.intent.IntentTracker;
+import io.adaps.protocol.Message;
+import io.adaps.protocol.MessageType;
+import io.adaps.store.TableStore;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+/**
+ * The adaptive manager of one node: a background thread that turns its workers' intents into
+ * parameter placement and keeps its replicas synchronized (AdaPM: Renz-Wieland, Kieslinger,
+ * Gericke, Gemulla, Kaoudi, Markl, "Good Intentions: Adaptive Parameter Servers via Intent
+ * Signaling").
+ *
+ * <h2>Algorithm</h2>
+ * <ol>
+ *   <li>Workers put their intents ({@code keys, [fromClock, toClock)}) into their own bounded
+ *       single-producer queue ({@link IntentQueue}): no network, no lock, no allocation on the
+ *       worker's path.</li>
+ *   <li>Each step, the manager drains the queues into an {@link IntentTracker}, which activates an
+ *       intent once its start is within the action window ahead of its worker's clock and expires
+ *       it when the worker's clock passes its end. A key is active on this node while it has an
+ *       active intent.</li>
+ *   <li>When a key becomes active, the manager tells the key's home; when it becomes inactive,
+ *       too (INTENT messages, batched). The home knows which nodes have intent, and decides with
+ *       the rule of {@link io.adaps.intent.HomeIntents}: intent on exactly one node: relocate the
+ *       key there; concurrent intent on several: replicate it there; none: leave it. It answers
+ *       with PLACEMENT messages, which the manager carries out: a relocation is an ordinary
+ *       localize ({@link Relocator}), a replica is fetched from the owner and installed.</li>
+ *   <li>Replicas are synchronized in rounds ({@link ReplicaSync}), at most one every
+ *       {@value #ROUND_INTERVAL_MICROS} microseconds while replicas exist, and at once when a worker
+ *       waits in {@link io.adaps.api.Worker#waitSync()}. A replica whose key is no longer active is
+ *       flushed and dropped at the end of the next round.</li>
+ * </ol>
+ * The action window ({@link ActionWindow}) is estimated online from how fast the workers' clocks
+ * advance and how long rounds take: an action started when an intent enters the window is done
+ * before the worker gets there, and intents far in the future hold nothing yet.
+ *
+ * <h2>Threads</h2>
+ * The manager thread does everything above and is the only user of its remote half (answers are
+ * routed to it as to a worker with id {@link #WORKER_ID}). Transport threads only hand it
+ * PLACEMENT messages ({@link #onPlacement}); workers only fill their queues and wait for rounds.
+ * When there is nothing to do it parks, for {@value #IDLE_PARK_MILLIS} ms at most.
+ */
+final class AdaptiveManager implements IntentTracker.Listener {
+    /** The worker id that answers to the manager's requests carry. */
+    static final int WORKER_ID = 0xFFFF;
+    static final int ROUND_INTERVAL_MICROS = 1000;
+    private static final int IDLE_PARK_MILLIS = 20;
+    /** The most workers of one node that may signal intent. */
+    static final int MAX_SIGNALLING_WORKERS = 256;
+    /** Bytes of each worker's intent queue. */
+    private static final int QUEUE_BYTES = 1 << 20;
+    private static final Logger LOG = LoggerFactory.getLogger(AdaptiveManager.class);
+
+    private final Node node;
+    private final TableStore[] stores;
+    private final Technique technique;
+    private final Thread thread;
+    /** Workers that signalled intent, with the sinks that add their intents to the tracker. */
+    private final CopyOnWriteArrayList<Signalling> signalling = new CopyOnWriteArrayList<>();
+    private final IntentTracker tracker;
+    private final ActionWindow window = new ActionWindow(MAX_SIGNALLING_WORKERS);
+    private volatile long windowClocks;
+    private final ReplicaSync sync;
+    /** Keys whose intent started or ended since the last step; manager thread. */
+    private final LongArrayList started = new LongArrayList();
+    private final LongArrayList ended = new LongArrayList();
+    /** PLACEMENT entries received: key, action (in the key's order), owner. Guarded by itself. */
+    private final LongArrayList placedKeys = new LongArrayList();
+    private final IntArrayList placedActions = new IntArrayList();
+    private final IntArrayList placedOwners = new IntArrayList();
+    private final LongArrayList relocate = new LongArrayList();
+    private final LongArrayList replicate = new LongArrayList();
+    private final IntArrayList replicateOwners = new IntArrayList();
+    private final LongArrayList localizeTickets = new LongArrayList();
+    private final long[] clocks = new long[MAX_SIGNALLING_WORKERS];
+    private long[] ids = new long[64];
+    private float[] fetched = new float[1024];
+    private final IntArrayList positions = new IntArrayList();
+    private final Outbound out;
+    private RemoteOperations remote;
+    private long tickets;
+    private long lastRoundEnd;
+    private volatile boolean running = true;
+    final LongAdder replicasCreated = new LongAdder();
+    final LongAdder relocations = new LongAdder();
+
+    AdaptiveManager(Node node, TableStore[] stores) {
+        this.node = node;
+        this.stores = stores;
+        this.technique = node.config().technique();
+        this.tracker = new IntentTracker(MAX_SIGNALLING_WORKERS);
+        this.sync = new ReplicaSync(node, stores, () -> ++tickets);
+        this.out = new Outbound(node.clusterSize(), node.config().maxMessageBytes());
+        this.thread = new Thread(this::run, "adaps-manager-" + node.nodeId());
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Stops the thread, waiting for its current step up to {@code timeoutMillis}. */
+    void close(long timeoutMillis) {
+        running = false;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(timeoutMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The queue for {@code worker}'s intents, created on its first intent. */
+    IntentQueue register(NodeWorker worker) {
+        if (worker.id() >= MAX_SIGNALLING_WORKERS) {
+            throw new IllegalStateException("worker=" + worker.id() + " (expected fewer than " + MAX_SIGNALLING_WORKERS
+                    + " workers signalling intent per node)");
+        }
+        IntentQueue queue = new IntentQueue(QUEUE_BYTES);
+        int id = worker.id();
+        signalling.add(new Signalling(worker, queue,
+                (buffer, keysOffset, count, from, to) -> tracker.add(id, buffer, keysOffset, count, from, to)));
+        return queue;
+    }
+
+    private record Signalling(NodeWorker worker, IntentQueue queue, IntentSink sink) {
+    }
+
+    /** Wakes the manager: a worker's queue is full or it waits for a round. */
+    void wake() {
+        LockSupport.unpark(thread);
+    }
+
+    ReplicaSync sync() {
+        return sync;
+    }
+
+    /** The current action window in clocks (any thread). */
+    long windowClocks() {
+        return windowClocks;
+    }
+
+    /**
+     * Waits until a round that started after this call has completed (see {@link ReplicaSync}).
+     *
+     * @throws ClusterException if that round failed, or none completed within the operation timeout
+     */
+    void awaitRound() {
+        long round = sync.request();
+        wake();
+        long timeout = node.config().operationTimeout().toNanos() * 2;
+        long deadline = System.nanoTime() + timeout;
+        long park = 10_000;
+        while (!sync.isComplete(round)) {
+            node.checkOpen();
+            if (System.nanoTime() - deadline > 0) {
+                throw new ClusterException("node " + node.nodeId() + ": synchronization round " + round
+                        + " did not complete within " + node.config().operationTimeout().multipliedBy(2));
+            }
+            LockSupport.parkNanos(this, park);
+            park = Math.min(park * 2, TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        sync.checkFailure(round);
+    }
+
+    /** A PLACEMENT from a home: remembered for the manager thread. Transport threads. */
+    void onPlacement(Message placement) {
+        int action = (placement.flags() & Message.FLAG_RELOCATE) != 0 ? Message.FLAG_RELOCATE : Message.FLAG_REPLICATE;
+        long table = (long) placement.table() << 32;
+        synchronized (placedKeys) {
+            for (int i = 0; i < placement.count(); i++) {
+                int at = placement.entry(i, Message.ROW_ENTRY);
+                placedKeys.add(table | placement.rowAt(at));
+                placedActions.add(action);
+                placedOwners.add(placement.intAt(at + Message.ROW_LENGTH));
+            }
+        }
+        wake();
+    }
+
+    // ---------------------------------------------------------------- the thread
+
+    private void run() {
+        remote = new RemoteOperations(node, WORKER_ID, thread);
+        while (running) {
+            try {
+                boolean active = step();
+                if (running && !sync.requestedNow()) {
+                    LockSupport.parkNanos(this, active ? TimeUnit.MICROSECONDS.toNanos(ROUND_INTERVAL_MICROS)
+                            : TimeUnit.MILLISECONDS.toNanos(IDLE_PARK_MILLIS));
+                }
+            } catch (ClusterException e) {
+                LOG.warn("node {}: adaptive manager: {}", node.nodeId(), e.getMessage());
+            } catch (IllegalStateException e) {
+                if (running && !node.isClosed()) {
+                    LOG.error("node {}: adaptive manager failed a step", node.nodeId(), e);
+                }
+            }
+        }
+    }
+
+    /** One step; whether anything is going on (intents, replicas, placements). */
+    private boolean step() {
+        long now = System.nanoTime();
+        drainIntents();
+        readClocks(now);
+        tracker.advance(clocks, windowClocks, this);
+        announce(started, 0);
+        announce(ended, Message.FLAG_INTENT_ENDS);
+        applyPlacements();
+        observeLocalizes();
+        if (sync.due() && (sync.requestedNow() || now - lastRoundEnd >= TimeUnit.MICROSECONDS.toNanos(ROUND_INTERVAL_MICROS))) {
+            window.onRound(sync.run(remote, tracker::isActive));
+            lastRoundEnd = System.nanoTime();
+        }
+        return tracker.activeKeys() > 0 || tracker.pendingIntents() > 0 || sync.replicasHeld() > 0;
+    }
+
+    private void drainIntents() {
+        for (Signalling worker : signalling) {
+            worker.queue.drain(worker.sink, Integer.MAX_VALUE);
+        }
+    }
+
+    private void readClocks(long now) {
+        for (Signalling worker : signalling) {
+            clocks[worker.worker.id()] = worker.worker.clockForManager();
+        }
+        window.onClock(now, clocks);
+        windowClocks = window.clocks();
+    }
+
+    @Override
+    public void onActive(long key) {
+        started.add(key);
+    }
+
+    @Override
+    public void onInactive(long key) {
+        ended.add(key);
+        Table table = node.tables().get((int) (key >>> 32));
+        if (stores[table.id()].kind(key & 0xFFFF_FFFFL) == io.adaps.store.SlotKind.REPLICA) {
+            sync.drop(key);
+        }
+    }
+
+    /** Sends the keys' homes INTENT messages with {@code flags}, batched per home and table. */
+    private void announce(LongArrayList keys, int flags) {
+        if (keys.isEmpty()) {
+            return;
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            long key = keys.getLong(i);
+            Table table = node.tables().get((int) (key >>> 32));
+            long row = key & 0xFFFF_FFFFL;
+            int home = node.home(table, row);
+            int at = out.entry(home, MessageType.INTENT, flags, table.id(), 0, node.nodeId(), technique.ordinal(),
+                    Message.ROW_ENTRY);
+            at = Message.writeRow(out.buffer(home), at, row);
+            Message.writeInt(out.buffer(home), at, i);
+        }
+        keys.clear();
+        out.flush(node);
+    }
+
+    /** Carries out the placements received since the last step, for keys that are still active. */
+    private void applyPlacements() {
+        relocate.clear();
+        replicate.clear();
+        replicateOwners.clear();
+        synchronized (placedKeys) {
+            for (int i = 0; i < placedKeys.size(); i++) {
+                long key = placedKeys.getLong(i);
+                if (!tracker.isActive(key)) {
+                    continue; // the intent ended meanwhile
+                }
+                if (placedActions.getInt(i) == Message.FLAG_RELOCATE) {
+                    relocate.add(key);
+                } else {
+                    replicate.add(key);
+                    replicateOwners.add(placedOwners.getInt(i));
+                }
+            }
+            placedKeys.clear();
+            placedActions.clear();
+            placedOwners.clear();
+        }
+        if (!relocate.isEmpty()) {
+            localize();
+        }
+        if (!replicate.isEmpty()) {
+            fetchReplicas();
+        }
+    }
+
+    /** Moves the keys in {@link #relocate} here, without waiting for them. */
+    private void localize() {
+        remote.begin(Operation.LOCALIZE);
+        long ticket = ++tickets;
+        for (int i = 0; i < relocate.size(); ) {
+            int table = (int) (relocate.getLong(i) >>> 32);
+            int n = 0;
+            while (i + n < relocate.size() && (int) (relocate.getLong(i + n) >>> 32) == table) {
+                ids(n)[n] = relocate.getLong(i + n) & 0xFFFF_FFFFL;
+                n++;
+            }
+            node.relocator().claim(node.tables().get(table), ids, 0, n, null, remote, WORKER_ID, ticket);
+            i += n;
+        }
+        if (remote.hasRows()) {
+            relocations.add(relocate.size());
+            remote.send(ticket, null);
+            localizeTickets.add(ticket);
+        }
+    }
+
+    private long[] ids(int n) {
+        if (ids.length <= n) {
+            ids = java.util.Arrays.copyOf(ids, ids.length * 2);
+        }
+        return ids;
+    }
+
+    /** Reports localizes that failed (their rows are given up); the others need nothing. */
+    private void observeLocalizes() {
+        for (int i = localizeTickets.size() - 1; i >= 0; i--) {
+            long ticket = localizeTickets.getLong(i);
+            if (remote.isDone(ticket)) {
+                localizeTickets.removeLong(i);
+                try {
+                    remote.awaitTicket(ticket);
+                } catch (ClusterException e) {
+                    LOG.warn("node {}: a relocation the manager asked for failed: {}", node.nodeId(), e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Pulls the keys in {@link #replicate} from their owners and holds them as replicas here. */
+    private void fetchReplicas() {
+        remote.begin(Operation.PULL);
+        int floats = 0;
+        for (int i = 0; i < replicate.size(); i++) {
+            floats += node.tables().get((int) (replicate.getLong(i) >>> 32)).valueLength();
+        }
+        if (fetched.length < floats) {
+            fetched = new float[Math.max(floats, fetched.length * 2)];
+        }
+        int position = 0;
+        positions.clear();
+        for (int i = 0; i < replicate.size(); i++) {
+            long key = replicate.getLong(i);
+            Table table = node.tables().get((int) (key >>> 32));
+            long row = key & 0xFFFF_FFFFL;
+            positions.add(position);
+            if (!stores[table.id()].holds(row)) {
+                int owner = replicateOwners.getInt(i);
+                int to = owner != node.nodeId() && node.peerFailure(owner) == null ? owner : remote.route(table, row);
+                remote.add(to, table, row, fetched, position);
+            } else {
+                replicate.set(i, -1L);
+            }
+            position += table.valueLength();
+        }
+        if (!remote.hasRows()) {
+            return;
+        }
+        remote.await(remote.send(++tickets, fetched));
+        for (int i = 0; i < replicate.size(); i++) {
+            long key = replicate.getLong(i);
+            if (key == -1L) {
+                continue;
+            }
+            TableStore store = stores[(int) (key >>> 32)];
+            long row = key & 0xFFFF_FFFFL;
+            // The row may have arrived as owned meanwhile (a relocation that crossed): then it stays so.
+            if (tracker.isActive(key) && store.tryInstallReplica(row, fetched, positions.getInt(i))) {
+                replicasCreated.increment();
+            }
+        }
+    }
+
+    /** Handles messages the manager's own requests caused; see {@link Node#routeAnswer}. */
+    RemoteOperations remote() {
+        return remote;
+    }
+}

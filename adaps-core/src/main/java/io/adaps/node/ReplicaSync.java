@@ -1,0 +1,259 @@
+package io.adaps.node;
+
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.adaps.api.ClusterException;
+import io.adaps.api.Table;
+import io.adaps.store.TableStore;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+/**
+ * Synchronization rounds of a node's replicas, run on the manager thread.
+ *
+ * <h2>A round</h2>
+ * <ol>
+ *   <li>Snapshot every replica: take the updates pushed to it since the last snapshot (its delta)
+ *       and remember its value as the base ({@link TableStore#snapshotDelta}).</li>
+ *   <li>Send the non-zero deltas to their owners as one SYNC operation: each owner applies a delta
+ *       through the table's update rule, like a push, and answers with the fresh value. Replicas
+ *       whose delta is zero are only pulled. Zero deltas are never sent.</li>
+ *   <li>Refresh each replica: value = fresh + (value - base). The owner's fresh value includes the
+ *       snapshot's delta, and {@code value - base} is what local workers pushed since the
+ *       snapshot, so no local update is lost or counted twice ({@link TableStore#refreshReplica}).</li>
+ *   <li>Drop the replicas whose intent ended: their remaining delta goes to the owner as a push.</li>
+ * </ol>
+ * Rounds are numbered; {@link #awaitRound} lets a worker wait for the first round that starts
+ * after its call, which carries every update made before it (its snapshot is later) and refreshes
+ * every replica.
+ *
+ * <h2>Update rules on replicas</h2>
+ * A push to a replica applies the rule locally (so the pushing worker reads its own write) and
+ * adds the raw update to the delta. The owner applies a delta once, through the rule: for
+ * additive and SGD rules that equals applying the updates one by one; for Adagrad it is one
+ * step with the summed gradient, as with a larger mini-batch, and the replica's own accumulator
+ * only shapes its local steps until the next refresh. Tables whose rule does not accumulate
+ * (assign) are never replicated.
+ */
+final class ReplicaSync {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaSync.class);
+
+    private final Node node;
+    private final TableStore[] stores;
+    private final LongSupplier tickets;
+    private final LongArrayList rows = new LongArrayList();
+    private final IntArrayList positions = new IntArrayList();
+    /** Per snapshotted replica: its table, and whether it had a delta; in the order of {@link #rows}. */
+    private final LongArrayList tablesAndKinds = new LongArrayList();
+    /** Deltas out, fresh values back, at the same positions. */
+    private float[] buffer = new float[1024];
+    private float[] dropBuffer = new float[1024];
+    /** Rows whose replica is to be dropped: key = table << 32 | row. */
+    private final LongArrayList dropping = new LongArrayList();
+    private volatile long started;
+    private volatile long completed;
+    private volatile long requested;
+    private volatile long failedRound = -1;
+    private volatile ClusterException failure;
+    final LongAdder rounds = new LongAdder();
+    final LongAdder deltaBytes = new LongAdder();
+    final LongAdder replicasDropped = new LongAdder();
+
+    /** @param tickets hands out the manager's tickets */
+    ReplicaSync(Node node, TableStore[] stores, LongSupplier tickets) {
+        this.node = node;
+        this.stores = stores;
+        this.tickets = tickets;
+    }
+
+    /** Marks the replica of {@code key} for dropping at the end of the next round. Manager thread. */
+    void drop(long key) {
+        dropping.add(key);
+    }
+
+    /** Whether a round should run now: one was asked for, or replicas exist or wait to be dropped. */
+    boolean due() {
+        return requested > completed || !dropping.isEmpty() || replicasHeld() > 0;
+    }
+
+    /** Whether a waiter asked for a round that has not started. */
+    boolean requestedNow() {
+        return requested > started;
+    }
+
+    long replicasHeld() {
+        long held = 0;
+        for (TableStore store : stores) {
+            held += store.replicaRows();
+        }
+        return held;
+    }
+
+    /**
+     * Runs one round with {@code remote}, the manager's remote half; {@code stillWanted} says
+     * whether a replica marked for dropping has regained intent meanwhile (then it stays).
+     *
+     * @return the round's duration in nanoseconds
+     */
+    long run(RemoteOperations remote, LongPredicate stillWanted) {
+        long round = started + 1;
+        started = round;
+        long start = System.nanoTime();
+        try {
+            syncAndRefresh(remote);
+            dropReplicas(remote, stillWanted);
+        } catch (ClusterException e) {
+            failure = e;
+            failedRound = round;
+            LOG.warn("node {}: synchronization round {} failed: {}", node.nodeId(), round, e.getMessage());
+        }
+        rounds.increment();
+        completed = round;
+        return System.nanoTime() - start;
+    }
+
+    private void syncAndRefresh(RemoteOperations remote) {
+        rows.clear();
+        tablesAndKinds.clear();
+        for (int t = 0; t < stores.length; t++) {
+            stores[t].collectReplicaRows(rows);
+            for (int i = tablesAndKinds.size(); i < rows.size(); i++) {
+                tablesAndKinds.add((long) t << 1);
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        int floats = 0;
+        positions.clear();
+        for (int i = 0; i < rows.size(); i++) {
+            positions.add(floats);
+            floats += table(i).valueLength();
+        }
+        if (buffer.length < floats) {
+            buffer = new float[Math.max(floats, buffer.length * 2)];
+        }
+        int withDelta = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            int state = stores[table(i).id()].snapshotDelta(rows.getLong(i), buffer, positions.getInt(i));
+            if (state == TableStore.DELTA) {
+                tablesAndKinds.set(i, tablesAndKinds.getLong(i) | 1);
+                withDelta++;
+            }
+        }
+        RemoteCall sync = withDelta == 0 ? null : send(remote, Operation.SYNC, true);
+        RemoteCall pull = withDelta == rows.size() ? null : send(remote, Operation.PULL, false);
+        ClusterException failed = null;
+        for (RemoteCall call : new RemoteCall[] {sync, pull}) {
+            if (call == null) {
+                continue;
+            }
+            try {
+                remote.await(call);
+            } catch (ClusterException e) {
+                failed = failed == null ? e : failed;
+                continue;
+            }
+            boolean delta = call == sync;
+            for (int i = 0; i < rows.size(); i++) {
+                if (((tablesAndKinds.getLong(i) & 1) != 0) == delta) {
+                    stores[table(i).id()].refreshReplica(rows.getLong(i), buffer, positions.getInt(i));
+                }
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    private RemoteCall send(RemoteOperations remote, Operation operation, boolean delta) {
+        remote.begin(operation);
+        long bytes = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            if (((tablesAndKinds.getLong(i) & 1) != 0) == delta) {
+                Table table = table(i);
+                long row = rows.getLong(i);
+                remote.add(remote.route(table, row), table, row, buffer, positions.getInt(i));
+                bytes += (long) table.valueLength() * Float.BYTES;
+            }
+        }
+        if (delta) {
+            deltaBytes.add(bytes);
+        }
+        return remote.send(tickets.getAsLong(), buffer);
+    }
+
+    private void dropReplicas(RemoteOperations remote, LongPredicate stillWanted) {
+        if (dropping.isEmpty()) {
+            return;
+        }
+        int floats = 0;
+        for (int i = 0; i < dropping.size(); i++) {
+            floats += node.tables().get((int) (dropping.getLong(i) >>> 32)).valueLength();
+        }
+        if (dropBuffer.length < floats) {
+            dropBuffer = new float[Math.max(floats, dropBuffer.length * 2)];
+        }
+        float[] deltas = dropBuffer;
+        remote.begin(Operation.PUSH);
+        int position = 0;
+        for (int i = 0; i < dropping.size(); i++) {
+            long key = dropping.getLong(i);
+            Table table = node.tables().get((int) (key >>> 32));
+            long row = key & 0xFFFF_FFFFL;
+            if (!stillWanted.test(key) && stores[table.id()].dropReplica(row, deltas, position)) {
+                replicasDropped.increment();
+                if (!isZero(deltas, position, table.valueLength())) {
+                    remote.add(remote.route(table, row), table, row, deltas, position);
+                }
+            }
+            position += table.valueLength();
+        }
+        dropping.clear();
+        if (remote.hasRows()) {
+            remote.await(remote.send(tickets.getAsLong(), deltas));
+        }
+    }
+
+    private static boolean isZero(float[] values, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            if (values[i] != 0f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Table table(int i) {
+        return node.tables().get((int) (tablesAndKinds.getLong(i) >>> 1));
+    }
+
+    /** Asks for a round that starts after this call and returns its number. Any thread. */
+    long request() {
+        long round;
+        synchronized (this) {
+            round = started + 1;
+            if (requested < round) {
+                requested = round;
+            }
+        }
+        return round;
+    }
+
+    /** Whether round {@code round} has completed. */
+    boolean isComplete(long round) {
+        return completed >= round;
+    }
+
+    /** Throws the failure of round {@code round} or a later one, if any. */
+    void checkFailure(long round) {
+        if (failedRound >= round) {
+            throw failure;
+        }
+    }
+}

@@ -1,0 +1,250 @@
+package io.adaps.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.UnaryOperator;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.adaps.api.AdaPS;
+import io.adaps.api.NodeMetrics;
+import io.adaps.api.TableSpec;
+import io.adaps.api.TableView;
+import io.adaps.api.Technique;
+import io.adaps.api.Worker;
+import io.adaps.testing.Concurrently;
+import io.adaps.transport.Transport;
+
+/**
+ * The guarantees of every {@link Technique}, under workloads that make the adaptive manager
+ * relocate, replicate and drop, written once and run over each transport.
+ *
+ * <p>Every worker runs a schedule of clocks. At clock {@code c} it signals intent for the keys of
+ * clock {@code c + }{@value #LOOKAHEAD}, pushes increments to the keys of clock {@code c}, and
+ * pulls them back: each pull must include the worker's own earlier pushes and every earlier value
+ * it saw (all updates are positive), and a value's components must agree (never torn). At the end
+ * every worker calls {@code waitAll} and {@code waitSync}, every node the barrier, and then every
+ * node must see every key's exact total: no update is lost or doubled, and replicas have
+ * converged to their owners.
+ */
+public abstract class AdaptiveContract {
+    private static final int NODES = 4;
+    private static final int WORKERS_PER_NODE = 2;
+    private static final int ROWS = 64;
+    private static final int VALUE_LENGTH = 2;
+    private static final int KEYS_PER_CLOCK = 4;
+    private static final int CLOCKS = 40;
+    private static final int LOOKAHEAD = 2;
+    private static final int HOT = 8;
+
+    protected abstract Transport newTransport(int node);
+
+    protected abstract List<String> addresses(int nodes);
+
+    /** Who accesses which keys. */
+    enum Workload {
+        /** Every worker, any key, uniformly. */
+        UNIFORM,
+        /** Every worker, skewed towards the first keys. */
+        ZIPF_SKEWED,
+        /** Node 0 works mostly on a few hot keys that nobody else uses. */
+        ONE_NODE_HOT,
+        /** Every node works on a few hot keys at once. */
+        ALL_NODES_HOT;
+
+        /** The key of draw {@code i} of worker {@code worker} on {@code node}. */
+        long key(int node, int i, SplittableRandom random) {
+            return switch (this) {
+                case UNIFORM -> random.nextInt(ROWS);
+                case ZIPF_SKEWED -> (long) (ROWS * Math.pow(random.nextDouble(), 3));
+                case ONE_NODE_HOT -> node == 0 && i < 3 ? random.nextInt(HOT) : HOT + random.nextInt(ROWS - HOT);
+                case ALL_NODES_HOT -> i < 2 ? random.nextInt(HOT) : random.nextInt(ROWS);
+            };
+        }
+    }
+
+    static List<Arguments> techniquesByWorkloads() {
+        List<Arguments> matrix = new ArrayList<>();
+        for (Technique technique : Technique.values()) {
+            for (Workload workload : Workload.values()) {
+                matrix.add(Arguments.of(technique, workload));
+            }
+        }
+        return matrix;
+    }
+
+    private TestCluster cluster(int nodes, UnaryOperator<AdaPS.Builder> configure) throws InterruptedException {
+        return new TestCluster(nodes, addresses(nodes), this::newTransport, configure);
+    }
+
+    @ParameterizedTest(name = "{0} under {1}")
+    @MethodSource("techniquesByWorkloads")
+    void noUpdateIsLostAndWorkersReadTheirWritesAndReplicasConverge(Technique technique, Workload workload)
+            throws Exception {
+        AtomicLongArray pushes = new AtomicLongArray(ROWS);
+        try (TestCluster cluster = cluster(NODES, b -> b.table(TableSpec.of("t", ROWS, VALUE_LENGTH))
+                .technique(technique))) {
+            Concurrently.run(NODES * WORKERS_PER_NODE, Duration.ofMinutes(2), t -> {
+                int node = t / WORKERS_PER_NODE;
+                Worker worker = cluster.node(node).worker();
+                TableView table = worker.table("t");
+                SplittableRandom random = new SplittableRandom(31L * t + workload.ordinal());
+                long[][] schedule = new long[CLOCKS + LOOKAHEAD][KEYS_PER_CLOCK];
+                for (long[] keys : schedule) {
+                    for (int i = 0; i < KEYS_PER_CLOCK; i++) {
+                        keys[i] = workload.key(node, i, random);
+                    }
+                }
+                for (int c = 0; c < LOOKAHEAD; c++) {
+                    table.intent(schedule[c], c, c + 1);
+                }
+                float[] lastSeen = new float[ROWS];
+                float[] ownSince = new float[ROWS];
+                float[] ones = new float[KEYS_PER_CLOCK * VALUE_LENGTH];
+                Arrays.fill(ones, 1f);
+                float[] values = new float[KEYS_PER_CLOCK * VALUE_LENGTH];
+                for (int c = 0; c < CLOCKS; c++) {
+                    table.intent(schedule[c + LOOKAHEAD], c + LOOKAHEAD, c + LOOKAHEAD + 1);
+                    long[] keys = schedule[c];
+                    table.push(keys, ones);
+                    for (long key : keys) {
+                        pushes.incrementAndGet((int) key);
+                        ownSince[(int) key]++;
+                    }
+                    table.pull(keys, values);
+                    for (int i = 0; i < KEYS_PER_CLOCK; i++) {
+                        int key = (int) keys[i];
+                        float value = values[i * VALUE_LENGTH];
+                        assertThat(values[i * VALUE_LENGTH + 1]).as("key %d", key).isEqualTo(value);
+                        assertThat(value).as("key %d at clock %d of worker %d", key, c, t)
+                                .isGreaterThanOrEqualTo(lastSeen[key] + ownSince[key]);
+                        lastSeen[key] = value;
+                        ownSince[key] = 0;
+                    }
+                    if (c % 10 == 9) {
+                        worker.waitSync();
+                    }
+                    worker.advanceClock();
+                }
+                worker.waitAll();
+                worker.waitSync();
+            });
+            Concurrently.run(NODES, Duration.ofMinutes(1), n -> cluster.node(n).barrier());
+            float[] all = new float[ROWS * VALUE_LENGTH];
+            long[] rows = new long[ROWS];
+            Arrays.setAll(rows, i -> i);
+            for (int n = 0; n < NODES; n++) {
+                cluster.node(n).worker().table("t").pull(rows, all);
+                for (int key = 0; key < ROWS; key++) {
+                    assertThat(all[key * VALUE_LENGTH]).as("key %d seen from node %d", key, n)
+                            .isEqualTo((float) pushes.get(key))
+                            .isEqualTo(all[key * VALUE_LENGTH + 1]);
+                }
+            }
+            long relocatedIn = 0;
+            long relocatedOut = 0;
+            for (int n = 0; n < NODES; n++) {
+                NodeMetrics metrics = cluster.node(n).metrics();
+                relocatedIn += metrics.relocationsIn();
+                relocatedOut += metrics.relocationsOut();
+                if (technique == Technique.STATIC) {
+                    assertThat(metrics.relocationsIn()).isZero();
+                    assertThat(metrics.replication().replicasHeld()).isZero();
+                }
+            }
+            assertThat(relocatedIn).isEqualTo(relocatedOut);
+        }
+    }
+
+    /**
+     * Node 1 intends to use keys 0..49, node 0 (their home) keys 0..24. Once the manager has acted,
+     * node 1 accesses all of them locally; under ADAPTIVE node 0 keeps 0..24 local too (replicated
+     * on both), while 25..49 moved to node 1.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Technique.class, names = {"ADAPTIVE", "RELOCATION_ONLY", "REPLICATION_ONLY", "FULL_REPLICATION"})
+    void keysWithLocalIntentAreAccessedLocally(Technique technique) throws Exception {
+        try (TestCluster cluster = cluster(2, b -> b.table(TableSpec.of("t", 100, 2)).technique(technique))) {
+            long[] shared = range(0, 25);
+            long[] wanted = range(0, 50);
+            Worker home = cluster.node(0).worker();
+            Worker other = cluster.node(1).worker();
+            Concurrently.run(2, Duration.ofMinutes(1), n -> {
+                Worker worker = n == 0 ? home : other;
+                worker.table("t").intent(n == 0 ? shared : wanted, 0, 1_000);
+                awaitLocal(worker, cluster.node(n), n == 0 ? shared : wanted);
+            });
+            float[] ones = new float[100];
+            Arrays.fill(ones, 1f);
+            long remoteBefore = remoteAccesses(cluster.node(1), other);
+            other.table("t").push(wanted, ones);
+            other.table("t").pull(wanted, ones);
+            assertThat(remoteAccesses(cluster.node(1), other)).isEqualTo(remoteBefore);
+            assertThat(ones[0]).isEqualTo(1f);
+        }
+    }
+
+    /** Pulls {@code keys} until no pull of them leaves the node; at most 20 s. */
+    private static void awaitLocal(Worker worker, AdaPS node, long[] keys) throws InterruptedException {
+        float[] values = new float[keys.length * 2];
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (true) {
+            worker.waitSync();
+            long before = remoteAccesses(node, worker);
+            worker.table("t").pull(keys, values);
+            if (remoteAccesses(node, worker) == before) {
+                return;
+            }
+            assertThat(System.nanoTime()).as("keys local at node %d in time", node.nodeId()).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    private static long remoteAccesses(AdaPS node, Worker worker) {
+        return node.metrics().perWorker().get(worker.id()).remoteAccesses();
+    }
+
+    @Test
+    void techniquesCanDifferBetweenNodes() throws Exception {
+        Technique[] techniques = {Technique.ADAPTIVE, Technique.STATIC, Technique.REPLICATION_ONLY};
+        try (TestCluster cluster = new TestCluster(3, addresses(3), this::newTransport,
+                (id, b) -> b.table(TableSpec.of("t", 30, 1)).technique(techniques[id]))) {
+            float[] one = {1f};
+            Concurrently.run(3, Duration.ofMinutes(1), n -> {
+                Worker worker = cluster.node(n).worker();
+                TableView table = worker.table("t");
+                for (int c = 0; c < 20; c++) {
+                    table.intent(new long[] {c, c + 1}, c, c + 2);
+                    table.push(c, one, 0);
+                    worker.advanceClock();
+                }
+                worker.waitAll();
+                worker.waitSync();
+            });
+            Concurrently.run(3, Duration.ofMinutes(1), n -> cluster.node(n).barrier());
+            float[] all = new float[30];
+            for (int n = 0; n < 3; n++) {
+                cluster.node(n).worker().table("t").pull(range(0, 30), all);
+                for (int row = 0; row < 30; row++) {
+                    assertThat(all[row]).as("row %d seen from node %d", row, n).isEqualTo(row < 20 ? 3f : 0f);
+                }
+            }
+        }
+    }
+
+    static long[] range(int from, int to) {
+        long[] ids = new long[to - from];
+        Arrays.setAll(ids, i -> from + i);
+        return ids;
+    }
+}

@@ -1,0 +1,117 @@
+package io.adaps.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.Test;
+
+import io.adaps.api.Table;
+import io.adaps.api.TableSpec;
+import io.adaps.api.Technique;
+import io.adaps.api.Worker;
+import io.adaps.cluster.TestCluster;
+import io.adaps.store.SlotKind;
+import io.adaps.testing.Concurrently;
+import io.adaps.transport.InJvmNetwork;
+import io.adaps.transport.InJvmTransport;
+
+/**
+ * The adaptive manager decides right: keys with intent on one node end up owned there, keys with
+ * concurrent intent on several nodes get replicas on exactly those nodes (one of them owns the
+ * key), and replicas disappear once the intent ends.
+ */
+class ManagerDecisionTest {
+    private static final AtomicInteger PORTS = new AtomicInteger(10_000);
+    private static final int NODES = 4;
+    private static final int ROWS = 80;
+
+    @Test
+    void singleNodeIntentRelocatesMultiNodeIntentReplicatesAndEndedIntentDropsReplicas() throws Exception {
+        InJvmNetwork network = new InJvmNetwork();
+        List<String> addresses = new ArrayList<>();
+        for (int i = 0; i < NODES; i++) {
+            addresses.add("injvm:" + PORTS.getAndIncrement());
+        }
+        try (TestCluster cluster = new TestCluster(NODES, addresses, i -> new InJvmTransport(network),
+                b -> b.table(TableSpec.of("t", ROWS, 2)).technique(Technique.ADAPTIVE))) {
+            Node[] nodes = new Node[NODES];
+            Worker[] workers = new Worker[NODES];
+            for (int n = 0; n < NODES; n++) {
+                nodes[n] = (Node) cluster.node(n);
+                workers[n] = nodes[n].worker();
+            }
+            Table table = nodes[0].table("t");
+            // Rows 0..9 (homed at node 0): only node 1 intends to use them.
+            long[] single = rows(0, 10);
+            // Rows 20..29 (homed at node 1): nodes 2 and 3 intend to use them, at the same time.
+            long[] shared = rows(20, 30);
+            Concurrently.run(NODES, Duration.ofMinutes(1), n -> {
+                if (n == 1) {
+                    workers[n].table("t").intent(single, 0, 5);
+                } else if (n >= 2) {
+                    workers[n].table("t").intent(shared, 0, 5);
+                }
+            });
+            awaitTrue("rows 0..9 owned by node 1", () -> all(single, row -> nodes[1].kindOf(table, row) == SlotKind.OWNED));
+            awaitTrue("rows 20..29 held by nodes 2 and 3", () -> all(shared,
+                    row -> nodes[2].kindOf(table, row) != null && nodes[3].kindOf(table, row) != null));
+            for (long row : shared) {
+                int owners = 0;
+                for (int n = 0; n < NODES; n++) {
+                    SlotKind kind = nodes[n].kindOf(table, row);
+                    owners += kind == SlotKind.OWNED ? 1 : 0;
+                    if (n < 2) {
+                        assertThat(kind).as("row %d at node %d, which has no intent", row, n)
+                                .isNotEqualTo(SlotKind.REPLICA);
+                    }
+                }
+                assertThat(owners).as("owners of row %d", row).isEqualTo(1);
+            }
+            // The intents end when the workers' clocks pass 5: the replicas go.
+            Concurrently.run(NODES, Duration.ofMinutes(1), n -> {
+                for (int c = 0; c < 6; c++) {
+                    workers[n].advanceClock();
+                }
+            });
+            awaitTrue("no replicas left", () -> Arrays.stream(nodes)
+                    .allMatch(node -> node.metrics().replication().replicasHeld() == 0));
+            assertThat(all(single, row -> nodes[1].kindOf(table, row) == SlotKind.OWNED))
+                    .as("relocated rows stay where they are").isTrue();
+            assertThat(nodes[2].metrics().replication().replicasDropped()
+                    + nodes[3].metrics().replication().replicasDropped()).isPositive();
+        }
+    }
+
+    private interface RowTest {
+        boolean test(long row);
+    }
+
+    private static boolean all(long[] rows, RowTest test) {
+        for (long row : rows) {
+            if (!test.test(row)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as(what).isNegative();
+            Thread.sleep(5);
+        }
+    }
+
+    private static long[] rows(int from, int to) {
+        long[] rows = new long[to - from];
+        Arrays.setAll(rows, i -> from + i);
+        return rows;
+    }
+}
