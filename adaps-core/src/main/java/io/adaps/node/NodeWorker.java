@@ -175,12 +175,14 @@ final class NodeWorker extends AbstractAccess implements Worker {
         }
         RemoteOperations remote = remote();
         remote.begin(op);
+        InFlightPushes inFlight = op == Operation.PUSH ? node.inFlightPushes() : null;
         int position = bufferOffset;
         int local = 0;
         for (int i = idOffset; i < idOffset + idCount; i++) {
             Table idTable = table != null ? table : keys.tableOf(ids[i]);
             long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
-            if (run(op, stores[idTable.id()], row, buffer, position)) {
+            if (run(op, stores[idTable.id()], row, buffer, position)
+                    || (inFlight != null && pushCountedOrLocally(inFlight, idTable, row, buffer, position))) {
                 local++;
             } else {
                 remote.add(remote.route(idTable, row), idTable, row, buffer, position);
@@ -189,7 +191,7 @@ final class NodeWorker extends AbstractAccess implements Worker {
         }
         count(op, local);
         if (remote.hasRows()) {
-            RemoteCall call = remote.send(ticket != 0 ? ticket : ++ticketsIssued, buffer);
+            RemoteCall call = remote.send(ticket != 0 ? ticket : ++ticketsIssued, buffer, inFlight);
             if (!async) {
                 remote.await(call);
             }
@@ -229,10 +231,35 @@ final class NodeWorker extends AbstractAccess implements Worker {
             count(op, 1);
             return;
         }
+        InFlightPushes inFlight = op == Operation.PUSH ? node.inFlightPushes() : null;
+        if (inFlight != null && pushCountedOrLocally(inFlight, idTable, row, buffer, bufferOffset)) {
+            count(op, 1);
+            return;
+        }
         RemoteOperations remote = remote();
         remote.begin(op);
         remote.add(remote.route(idTable, row), idTable, row, buffer, bufferOffset);
-        remote.await(remote.send(++ticketsIssued, buffer));
+        remote.await(remote.send(++ticketsIssued, buffer, inFlight));
+    }
+
+    /**
+     * For a push that found no local copy, on a node that creates replicas: counts it as on its
+     * way ({@link InFlightPushes}), then tries the store once more, since a replica may have
+     * appeared meanwhile. Returns {@code true} if it was pushed locally after all (and uncounted).
+     */
+    private static boolean pushCountedOrLocally(InFlightPushes inFlight, Table table, long row, TableStore[] stores,
+                                                float[] buffer, int position) {
+        long key = InFlightPushes.key(table.id(), row);
+        inFlight.add(key);
+        if (stores[table.id()].push(row, buffer, position)) {
+            inFlight.remove(key);
+            return true;
+        }
+        return false;
+    }
+
+    private boolean pushCountedOrLocally(InFlightPushes inFlight, Table table, long row, float[] buffer, int position) {
+        return pushCountedOrLocally(inFlight, table, row, stores, buffer, position);
     }
 
     /**

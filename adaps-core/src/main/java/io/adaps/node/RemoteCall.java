@@ -66,6 +66,8 @@ final class RemoteCall {
     final LongArrayList rows = new LongArrayList();
     private volatile int remaining;
     private volatile ClusterException failure;
+    /** Counts this call's pushes while they are on their way; {@code null} if nothing counts them. */
+    InFlightPushes inFlight;
     /** Whether the worker has seen this call's outcome (its failure, if any, is reported once). */
     boolean observed = true;
 
@@ -74,8 +76,9 @@ final class RemoteCall {
     }
 
     /** Starts filling this call for a new operation; the previous one must be complete. */
-    void reset(long ticket, Operation operation, float[] buffer) {
+    void reset(long ticket, Operation operation, float[] buffer, InFlightPushes inFlight) {
         this.ticket = ticket;
+        this.inFlight = inFlight;
         this.operation = operation;
         this.buffer = buffer;
         this.parts = 0;
@@ -141,6 +144,10 @@ final class RemoteCall {
      * {@code FAILED} closes it.
      */
     void unlockPart(int part, byte state) {
+        if (state != OPEN && inFlight != null) {
+            // Before the close: once every part is closed the worker may reuse this call.
+            inFlight.remove(partTable[part], rows, partFirst[part], partCount[part]);
+        }
         STATE.setRelease(partState, part, state);
         if (state != OPEN) {
             close();

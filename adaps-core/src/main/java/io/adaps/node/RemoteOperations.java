@@ -98,6 +98,14 @@ final class RemoteOperations {
      * Parts that cannot be sent because their peer failed are closed as failed.
      */
     RemoteCall send(long ticket, float[] buffer) {
+        return send(ticket, buffer, null);
+    }
+
+    /**
+     * As {@link #send(long, float[])}; {@code inFlight}, if not {@code null}, has counted every row
+     * of this push, and the call uncounts each part's rows when the part closes.
+     */
+    RemoteCall send(long ticket, float[] buffer, InFlightPushes inFlight) {
         RemoteCall call = calls[(int) (ticket & (IN_FLIGHT - 1))];
         if (!call.complete() || !call.observed) {
             awaitCompletion(call);
@@ -106,7 +114,7 @@ final class RemoteOperations {
             }
             call.observed = true;
         }
-        call.reset(ticket, operation, buffer);
+        call.reset(ticket, operation, buffer, inFlight);
         long requestIdBase = ((long) workerId << 48) | (ticket & 0xFFFF_FFFFL);
         int rows = 0;
         for (int u = 0; u < used.size(); u++) {

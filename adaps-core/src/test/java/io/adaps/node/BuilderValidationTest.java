@@ -95,7 +95,7 @@ class BuilderValidationTest {
                 .hasMessage("address='b:99999' (expected a port in 1..65535)");
         assertThatThrownBy(() -> builder.fromEnvironment(java.util.Map.of("ADAPS_NODE_ID", "1", "ADAPS_TECHNIQUE", "FAST")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("ADAPS_TECHNIQUE='FAST' (expected one of [STATIC, RELOCATION_ONLY])");
+                .hasMessage("ADAPS_TECHNIQUE='FAST' (expected one of [ADAPTIVE, RELOCATION_ONLY, REPLICATION_ONLY, STATIC, FULL_REPLICATION])");
         assertThatThrownBy(() -> AdaPS.builder().maxMessageBytes(65536)
                 .table(TableSpec.of("wide", 2, 10_000).withUpdateRule(io.adaps.api.UpdateRules.adagrad(0.1f, 1e-6f)))
                 .build()).isInstanceOf(IllegalStateException.class)
