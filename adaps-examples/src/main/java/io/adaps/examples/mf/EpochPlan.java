@@ -32,27 +32,43 @@ sealed interface EpochPlan {
      * The plan of node {@code node} of {@code nodes} that trains on {@code data} under
      * {@code technique}; {@code seed} seeds what is random in a schedule.
      *
-     * <p>Only techniques that move parameters on {@code localize} profit from the blocked
-     * schedule: under {@link Technique#STATIC} its sub-epoch barriers would cost time and save no
-     * network access. On a single node everything is local, so there Hogwild is best whatever the
-     * technique.
+     * <ul>
+     *   <li>{@link Technique#STATIC}: {@link Hogwild} on a contiguous part of the entries. Nothing
+     *       moves, so there is nothing to tell the library, and every node uses every row and
+     *       column: the baseline.</li>
+     *   <li>{@link Technique#RELOCATION_ONLY} on a cluster: the {@link Blocked} schedule, which
+     *       localizes what it uses by hand. Relocation alone cannot serve columns that every node
+     *       uses at once (they would move back and forth), so the schedule avoids that.</li>
+     *   <li>{@link Technique#ADAPTIVE}, {@link Technique#REPLICATION_ONLY},
+     *       {@link Technique#FULL_REPLICATION}, and any technique but STATIC on a single node:
+     *       {@link IntentHogwild} on the entries of this node's rows, signalling intent ahead of
+     *       use. Each row is used by one node only (ADAPTIVE moves it there), the columns by every
+     *       node (ADAPTIVE replicates those that are used concurrently). On a single node, where
+     *       everything is local, the intents are harmless.</li>
+     * </ul>
      *
      * @throws IllegalArgumentException if {@code node} is not in {@code 0 .. nodes - 1}
      */
     static EpochPlan of(Technique technique, MfData.Split data, int node, int nodes, long seed) {
         checkNotNull(technique, "technique");
         checkNotNull(data, "data");
-        // No default: a new technique does not compile until it says here whether localize moves.
-        boolean movesParameters = switch (technique) {
-            case STATIC, ADAPTIVE, REPLICATION_ONLY, FULL_REPLICATION -> false;
-            case RELOCATION_ONLY -> true;
+        // No default: a new technique does not compile until it says here which plan suits it.
+        return switch (technique) {
+            case STATIC -> new Hogwild(data.train().part(node, nodes), data.test().part(node, nodes));
+            case RELOCATION_ONLY -> nodes == 1 ? intentHogwild(data, node, nodes) : blocked(data, node, nodes, seed);
+            case ADAPTIVE, REPLICATION_ONLY, FULL_REPLICATION -> intentHogwild(data, node, nodes);
         };
-        if (!movesParameters || nodes == 1) {
-            return new Hogwild(data.train().part(node, nodes), data.test().part(node, nodes));
-        }
+    }
+
+    private static EpochPlan blocked(MfData.Split data, int node, int nodes, long seed) {
         BlockPartition partition = BlockPartition.balanced(data.train(), nodes);
         return new Blocked(BlockSchedule.of(partition, data.train(), node, BLOCK_PASSES, CHUNKS, seed),
                 partition.shard(data.test(), node));
+    }
+
+    private static EpochPlan intentHogwild(MfData.Split data, int node, int nodes) {
+        BlockPartition partition = BlockPartition.balanced(data.train(), nodes);
+        return new IntentHogwild(partition.shard(data.train(), node), partition.shard(data.test(), node));
     }
 
     /**
@@ -70,6 +86,30 @@ sealed interface EpochPlan {
         @Override
         public String describe() {
             return "Hogwild schedule";
+        }
+    }
+
+    /**
+     * Hogwild on the entries of this node's rows (rows balanced by entries over the nodes, see
+     * {@link BlockPartition#balanced}), in their (shuffled) order, with intent signals: each thread
+     * trains its share in chunks of {@value IntentSchedule#BATCHES_PER_CHUNK} mini-batches, one
+     * clock tick per chunk, and signals intent for the rows and columns of its next chunk while it
+     * trains the current one ({@link MfTrainer}'s {@code intentEpoch}). The test entries are those of
+     * this node's rows too, so that evaluating them reads the row factors where training left them.
+     *
+     * @param train this node's training entries
+     * @param test  this node's test entries
+     */
+    record IntentHogwild(MfData train, MfData test) implements EpochPlan {
+        @Override
+        public double epoch(MfTrainer trainer, LongConsumer progress) {
+            return trainer.intentEpoch(train, progress);
+        }
+
+        @Override
+        public String describe() {
+            return "Hogwild on the node's rows with intent signals per chunk of "
+                    + IntentSchedule.BATCHES_PER_CHUNK + " batches";
         }
     }
 

@@ -43,10 +43,18 @@ import picocli.CommandLine.Spec;
             "Trains a matrix factorization with SGD on AdaPS: on a single node, or as one node of a "
                     + "cluster when ADAPS_NODE_ID and ADAPS_PEERS are set (see the launch command).",
             "",
-            "On a single node, and under the STATIC technique, the threads run Hogwild. Under RELOCATION_ONLY "
-                    + "a cluster runs the blocked schedule of distributed SGD: each node trains the entries of its "
-                    + "own rows, one column block per sub-epoch, and moves the block's columns to itself ahead of use, "
-                    + "so that its accesses are local.",
+            "Under the default technique, ADAPTIVE (also under REPLICATION_ONLY and FULL_REPLICATION, and on "
+                    + "a single node under any technique but STATIC), each node trains the entries of its own rows with Hogwild and "
+                    + "signals intent for the rows and columns of its next mini-batches; the library moves each row "
+                    + "to the node that uses it and replicates the columns that several nodes use, with no manual "
+                    + "placement and no tuning flags. Under STATIC the nodes run Hogwild on a part of the entries "
+                    + "each, with parameters at their home nodes. Under RELOCATION_ONLY a cluster runs the blocked "
+                    + "schedule of distributed SGD: each node trains its own rows one column block per sub-epoch "
+                    + "and moves the block's columns to itself ahead of use.",
+            "",
+            "Node 0 prints a line per epoch and, for scripts, a line "
+                    + "'RESULT epoch=N seconds=S rmse=R local=F bytes=B' (F: the cluster's local fraction, 0 to 1; "
+                    + "B: bytes node 0 sent so far).",
             "",
             "Trains on the Matrix Market files given with --train (and --test), else on a generated matrix: a "
                     + "random low-rank matrix plus Gaussian noise, observed at zipf-skewed positions.",
@@ -82,10 +90,12 @@ public final class MfCommand implements Callable<Integer> {
             description = "Training threads per node (default: ${DEFAULT-VALUE}).")
     private int threads;
 
-    @Option(names = "--technique", paramLabel = "NAME", defaultValue = "${env:ADAPS_TECHNIQUE:-RELOCATION_ONLY}",
-            description = "How the nodes place parameters: STATIC (each at its home node) or RELOCATION_ONLY "
-                    + "(moved to the node that uses them), which also chooses the schedule (default: "
-                    + "$ADAPS_TECHNIQUE if set, else RELOCATION_ONLY).")
+    @Option(names = "--technique", paramLabel = "NAME", defaultValue = "${env:ADAPS_TECHNIQUE:-ADAPTIVE}",
+            description = "How the nodes place parameters, which also chooses the schedule: ADAPTIVE (moved or "
+                    + "replicated as the intents say), RELOCATION_ONLY (moved to the node that uses them; the "
+                    + "blocked schedule), REPLICATION_ONLY (replicated where intended), STATIC (each at its home "
+                    + "node) or FULL_REPLICATION (replicated everywhere) (default: $ADAPS_TECHNIQUE if set, else "
+                    + "ADAPTIVE).")
     private String techniqueName;
     private Technique technique;
 

@@ -18,7 +18,9 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * <p>Per epoch: train, (each thread waits for its updates), {@link AdaPS#barrier()}, evaluate and
  * combine. Node 0 reports the epoch (its time includes waiting for the slowest node, so it is the
  * cluster's; the local fraction is that of all nodes' training accesses in the epoch) and draws the
- * progress bar on stderr. After the last epoch every node reports its metrics.
+ * progress bar on stderr, and prints one machine-readable line per epoch ({@link #resultLine}) for
+ * scripts such as the technique comparison of {@code adaps-bench}. After the last epoch every node
+ * reports its metrics.
  */
 final class MfRun {
     /**
@@ -78,11 +80,29 @@ final class MfRun {
                                 + "train RMSE %.4f, test RMSE %.4f%n", epoch, seconds,
                         clusterTrainEntries / seconds / 1e6, 100 * result.localFraction(),
                         (System.nanoTime() - evaluating) / 1e9, result.trainRmse(), result.testRmse());
+                out.println(resultLine(epoch, seconds, result.testRmse(), result.localFraction(),
+                        node.metrics().bytesSent()));
                 out.flush();
             }
         }
-        out.println("after training, " + node.metrics().describe());
+        NodeMetrics metrics = node.metrics();
+        out.printf(Locale.ROOT, "node %d summary: sent %d bytes (%.1f MiB), %.1f%% of its accesses local, "
+                        + "%d intents signalled%n", metrics.nodeId(), metrics.bytesSent(),
+                metrics.bytesSent() / 1048576.0, 100 * metrics.localFraction(), metrics.intentsSignaled());
+        out.println("after training, " + metrics.describe());
         out.flush();
+    }
+
+    /**
+     * The machine-readable line of an epoch, e.g.
+     * {@code RESULT epoch=3 seconds=4.512 rmse=0.123456 local=0.9731 bytes=123456789}: the epoch's
+     * time in seconds (the cluster's, up to the barrier after training), the cluster's test RMSE
+     * after it, the fraction of the cluster's training accesses in the epoch that were local (0 to
+     * 1), and the bytes this node has sent since it started.
+     */
+    static String resultLine(int epoch, double seconds, double testRmse, double localFraction, long bytesSent) {
+        return String.format(Locale.ROOT, "RESULT epoch=%d seconds=%.3f rmse=%.6f local=%.4f bytes=%d", epoch,
+                seconds, testRmse, localFraction, bytesSent);
     }
 
     /** Node 0 reports for the cluster. */

@@ -7,6 +7,7 @@ import java.util.function.LongConsumer;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.Table;
+import io.adaps.api.TableView;
 import io.adaps.api.Worker;
 
 /**
@@ -18,6 +19,10 @@ import io.adaps.api.Worker;
  *       training entries are split into one contiguous share per thread (the entries are expected
  *       in random order, see {@link MfData#split}) and each thread runs {@link MfSgdKernel#train}
  *       on its share in batches, with no coordination beyond what the node does per parameter.</li>
+ *   <li>Hogwild with intent signals ({@code intentEpoch(MfData, LongConsumer)}, for the {@code mf}
+ *       command of this package): Hogwild in chunks of mini-batches ({@code IntentSchedule}), one
+ *       tick of each worker's clock per chunk, with intent signalled for the rows and columns of
+ *       the next chunk, so that the node's technique can place them ahead of use.</li>
  *   <li>Blocked ({@code epoch(BlockSchedule, LongConsumer)}, for the {@code mf} command of this
  *       package): the sub-epochs and chunks of a {@code BlockSchedule}, with the parameters they use
  *       moved to this node ahead of use.</li>
@@ -42,6 +47,11 @@ public final class MfTrainer implements AutoCloseable {
     private final Table colTable;
     private final Worker[] workers;
     private final MfSgdKernel[] kernels;
+    private final TableView[] rowViews;
+    private final TableView[] colViews;
+    private final int batchSize;
+    /** Per thread, the keys of its next chunk under the intent schedule; made on first use. */
+    private ChunkKeys[] chunkKeys;
     private final ShardPool pool;
     /** The blocked schedule whose rows are here already, or {@code null}. */
     private BlockSchedule rowsHeldFor;
@@ -76,10 +86,15 @@ public final class MfTrainer implements AutoCloseable {
         this.colTable = node.table(colTable);
         this.workers = new Worker[threads];
         this.kernels = new MfSgdKernel[threads];
+        this.rowViews = new TableView[threads];
+        this.colViews = new TableView[threads];
         for (int t = 0; t < threads; t++) {
             workers[t] = node.worker();
             kernels[t] = new MfSgdKernel(workers[t], rowTable, colTable, learningRate, regularization, batchSize);
+            rowViews[t] = workers[t].table(this.rowTable);
+            colViews[t] = workers[t].table(this.colTable);
         }
+        this.batchSize = batchSize;
         this.pool = new ShardPool(threads, "adaps-mf");
     }
 
@@ -96,6 +111,67 @@ public final class MfTrainer implements AutoCloseable {
         checkFits(train);
         checkNotNull(progress, "progress");
         return pool.run(train.size(), (thread, from, to) -> train(thread, train, from, to, progress));
+    }
+
+    /**
+     * Runs one epoch over {@code train} (this node's entries, in their order) as Hogwild with intent
+     * signals: thread {@code t} trains the chunks of its share of {@link IntentSchedule} in order, one
+     * clock tick of its worker per chunk. At the start of the epoch it signals intent for its first
+     * two chunks; from then on, just before it trains chunk {@code c}, for chunk {@code c + 1}: while
+     * a chunk trains, the library knows the keys of the next one, and under
+     * {@link io.adaps.api.Technique#ADAPTIVE} moves or replicates them here in the meantime. Chunk
+     * {@code c} of an epoch that starts at clock {@code b} is signalled for clocks
+     * {@code [b + c, b + c + 1)}, naming each of its distinct rows and columns once.
+     *
+     * <p>At the end each worker calls {@link Worker#waitSync()}: its updates have reached the keys'
+     * owners and this node's replicas have been refreshed. Before any node evaluates, the caller
+     * must then wait at {@link AdaPS#barrier()} (as {@code MfRun} does after every epoch), so that
+     * every node's updates are in.
+     *
+     * @param progress as for {@link #epoch(MfData, LongConsumer)}
+     * @return the sum over the entries of the squared error before each entry's step
+     * @throws IllegalArgumentException if the data does not fit the tables
+     */
+    double intentEpoch(MfData train, LongConsumer progress) {
+        checkFits(train);
+        checkNotNull(progress, "progress");
+        IntentSchedule schedule = new IntentSchedule(train, pool.threads(), batchSize);
+        if (chunkKeys == null) {
+            chunkKeys = new ChunkKeys[pool.threads()];
+            for (int t = 0; t < chunkKeys.length; t++) {
+                chunkKeys[t] = new ChunkKeys(Math.toIntExact(rowTable.rows()), Math.toIntExact(colTable.rows()),
+                        schedule.chunkEntries());
+            }
+        }
+        return pool.onEveryThread(thread -> trainWithIntent(thread, schedule, progress));
+    }
+
+    private double trainWithIntent(int thread, IntentSchedule schedule, LongConsumer progress) {
+        Worker worker = workers[thread];
+        int chunks = schedule.chunks(thread);
+        long start = worker.clock();
+        if (chunks > 0) {
+            signalIntent(thread, schedule, 0, start);
+        }
+        double sum = 0;
+        for (int chunk = 0; chunk < chunks; chunk++) {
+            if (chunk + 1 < chunks) {
+                signalIntent(thread, schedule, chunk + 1, start + chunk + 1);
+            }
+            sum += train(thread, schedule.entries(), schedule.chunkFrom(thread, chunk),
+                    schedule.chunkTo(thread, chunk), progress);
+            worker.advanceClock();
+        }
+        worker.waitSync();
+        return sum;
+    }
+
+    /** Signals intent of {@code thread}'s worker for the keys of its chunk {@code chunk}, at clock {@code clock}. */
+    private void signalIntent(int thread, IntentSchedule schedule, int chunk, long clock) {
+        ChunkKeys keys = chunkKeys[thread];
+        keys.collect(schedule.entries(), schedule.chunkFrom(thread, chunk), schedule.chunkTo(thread, chunk));
+        rowViews[thread].intent(keys.rows(), 0, keys.rowCount(), clock, clock + 1);
+        colViews[thread].intent(keys.cols(), 0, keys.colCount(), clock, clock + 1);
     }
 
     /**
@@ -171,7 +247,8 @@ public final class MfTrainer implements AutoCloseable {
     private long localizeShare(int thread, Table table, long[] ids, int from, int to) {
         int start = from + ShardPool.shareStart(thread, to - from, pool.threads());
         int end = from + ShardPool.shareStart(thread + 1, to - from, pool.threads());
-        return workers[thread].table(table).localizeAsync(ids, start, end - start);
+        TableView view = table == rowTable ? rowViews[thread] : colViews[thread];
+        return view.localizeAsync(ids, start, end - start);
     }
 
     /** Trains entries {@code [from, to)} on {@code thread}'s kernel, reporting progress in steps. */

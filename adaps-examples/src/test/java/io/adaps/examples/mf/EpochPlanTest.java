@@ -1,6 +1,7 @@
 package io.adaps.examples.mf;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.adaps.api.Technique;
 import org.junit.jupiter.api.Test;
@@ -30,11 +31,55 @@ class EpochPlanTest {
     }
 
     @Test
-    void aSingleNodeRunsHogwildWhateverTheTechnique() {
+    void adaptiveAndReplicatingTechniquesSignalIntentOnTheNodesRows() {
+        BlockPartition partition = BlockPartition.balanced(DATA.train(), 2);
+        for (Technique technique : new Technique[] {Technique.ADAPTIVE, Technique.REPLICATION_ONLY,
+                Technique.FULL_REPLICATION}) {
+            for (int node = 0; node < 2; node++) {
+                EpochPlan plan = EpochPlan.of(technique, DATA, node, 2, 11);
+                assertThat(plan).as("%s", technique).isInstanceOf(EpochPlan.IntentHogwild.class);
+                assertThat(plan.train().values()).containsExactly(partition.shard(DATA.train(), node).values());
+                assertThat(plan.test().values()).containsExactly(partition.shard(DATA.test(), node).values());
+                // A row belongs to one node only.
+                for (int row : plan.train().rows()) {
+                    assertThat(partition.nodeOfRow(row)).isEqualTo(node);
+                }
+                assertThat(plan.describe()).isEqualTo("Hogwild on the node's rows with intent signals per chunk of "
+                        + IntentSchedule.BATCHES_PER_CHUNK + " batches");
+            }
+        }
+    }
+
+    @Test
+    void theNodesOfAnIntentPlanTrainEveryEntryOnce() {
+        int nodes = 3;
+        int train = 0;
+        int test = 0;
+        for (int node = 0; node < nodes; node++) {
+            EpochPlan plan = EpochPlan.of(Technique.ADAPTIVE, DATA, node, nodes, 11);
+            train += plan.train().size();
+            test += plan.test().size();
+        }
+        assertThat(train).isEqualTo(DATA.train().size());
+        assertThat(test).isEqualTo(DATA.test().size());
+    }
+
+    @Test
+    void aSingleNodeSignalsIntentOnAllEntriesUnlessStatic() {
         for (Technique technique : Technique.values()) {
             EpochPlan plan = EpochPlan.of(technique, DATA, 0, 1, 11);
-            assertThat(plan).as("%s", technique).isInstanceOf(EpochPlan.Hogwild.class);
-            assertThat(plan.train().size()).isEqualTo(DATA.train().size());
+            assertThat(plan).as("%s", technique).isInstanceOf(technique == Technique.STATIC
+                    ? EpochPlan.Hogwild.class : EpochPlan.IntentHogwild.class);
+            assertThat(plan.train().values()).containsExactly(DATA.train().values());
+            assertThat(plan.test().values()).containsExactly(DATA.test().values());
+        }
+    }
+
+    @Test
+    void refusesANodeOutOfRange() {
+        for (Technique technique : Technique.values()) {
+            assertThatThrownBy(() -> EpochPlan.of(technique, DATA, 2, 2, 11)).as("%s", technique)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("=2 (expected 0..1)");
         }
     }
 }

@@ -18,7 +18,8 @@ import picocli.CommandLine;
  * The {@code mf} application on a cluster of two JVMs, started by {@code launch}, under each
  * technique: the model reaches the noise level (the criterion of the single-node
  * {@link MfTrainerTest}) whether most accesses cross the network (STATIC, Hogwild on half of the
- * entries each) or almost none do (RELOCATION_ONLY, the blocked schedule).
+ * entries each) or almost none do (RELOCATION_ONLY, the blocked schedule), and with intent signals
+ * (ADAPTIVE, Hogwild on each node's rows).
  */
 class MfClusterIT {
     private static final double NOISE = 0.1;
@@ -57,6 +58,26 @@ class MfClusterIT {
             relocated += Long.parseLong(metrics(output, node).group(5));
         }
         assertThat(relocated).as("relocations into both nodes").isPositive();
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void adaptiveOnTwoNodesConvergesWithIntentSignalsAndReportsResultLines() {
+        String output = launch("ADAPTIVE");
+        assertThat(output).contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique "
+                + "ADAPTIVE, Hogwild on the node's rows with intent signals per chunk of 64 batches");
+        assertConverges(output);
+        // Node 0, and only node 0, prints a machine-readable line per epoch.
+        for (int epoch = 1; epoch <= EPOCHS; epoch++) {
+            Matcher result = line(output, "\\[node 0] RESULT epoch=" + epoch
+                    + " seconds=\\d+\\.\\d{3} rmse=(\\d\\.\\d{6}) local=([01]\\.\\d{4}) bytes=(\\d+)\\R");
+            assertThat(Long.parseLong(result.group(3))).isPositive();
+        }
+        assertThat(output).doesNotContain("[node 1] RESULT");
+        for (int node = 0; node < 2; node++) {
+            assertThat(Long.parseLong(line(output, "\\[node " + node + "] node " + node
+                    + " summary: sent \\d+ bytes .* (\\d+) intents signalled").group(1))).isPositive();
+        }
     }
 
     /** The output of {@code mf} on a two-node cluster with one thread per node under {@code technique}. */

@@ -1,0 +1,96 @@
+package io.adaps.examples.mf;
+
+import static io.adaps.util.Checks.checkNotNull;
+import static io.adaps.util.Checks.checkPositive;
+
+/**
+ * How the threads of one node walk its entries in an epoch of the intent-signalling Hogwild plan
+ * ({@link EpochPlan.IntentHogwild}): thread {@code t} takes the contiguous share {@code t} of the
+ * entries ({@link ShardPool#shareStart}) and cuts it into chunks of {@link #chunkEntries()}
+ * entries ({@value #BATCHES_PER_CHUNK} mini-batches; the last chunk of a share may be shorter). A
+ * chunk is one tick of the thread's worker clock: the worker signals intent for the rows and
+ * columns of its next chunk while it trains the current one, and advances its clock after each.
+ *
+ * <p>The schedule depends only on the entries' order (the shuffled training entries, so on the
+ * seed), the number of threads and the batch size: it is the same every epoch and every run.
+ */
+final class IntentSchedule {
+    /**
+     * Mini-batches per chunk, i.e. per clock tick and intent signal. A chunk's intent names its
+     * distinct rows and columns once, however often its entries use them: on the default data a
+     * chunk of 64 batches (65,536 entries) has a few thousand distinct keys, so intents cost a few
+     * percent of the pulls and pushes of the chunk, which name each key once per batch. Much smaller
+     * chunks would signal nearly every key of every batch (the keys of one batch are mostly
+     * distinct), much larger ones would ask the library to place keys long before they are used and
+     * to keep them there after. Not a flag: ADAPTIVE needs no tuning.
+     */
+    static final int BATCHES_PER_CHUNK = 64;
+
+    private final MfData entries;
+    private final int threads;
+    private final int chunkEntries;
+
+    /**
+     * The schedule of {@code threads} threads over {@code entries}, in batches of
+     * {@code batchSize} entries.
+     *
+     * @throws IllegalArgumentException if {@code threads} or {@code batchSize} is not positive
+     */
+    IntentSchedule(MfData entries, int threads, int batchSize) {
+        this.entries = checkNotNull(entries, "entries");
+        this.threads = checkPositive(threads, "threads");
+        checkPositive(batchSize, "batchSize");
+        this.chunkEntries = (int) Math.min(Integer.MAX_VALUE, (long) BATCHES_PER_CHUNK * batchSize);
+    }
+
+    /** The node's training entries. */
+    MfData entries() {
+        return entries;
+    }
+
+    /** The threads. */
+    int threads() {
+        return threads;
+    }
+
+    /** Entries per chunk (except for the last of a share): {@value #BATCHES_PER_CHUNK} batches. */
+    int chunkEntries() {
+        return chunkEntries;
+    }
+
+    /** The chunks of thread {@code thread}'s share; 0 for an empty share. */
+    int chunks(int thread) {
+        long size = (long) shareEnd(thread) - shareStart(thread);
+        return (int) ((size + chunkEntries - 1) / chunkEntries);
+    }
+
+    /** The first entry of chunk {@code chunk} of thread {@code thread}. */
+    int chunkFrom(int thread, int chunk) {
+        checkChunk(thread, chunk);
+        return shareStart(thread) + chunk * chunkEntries;
+    }
+
+    /** The end (exclusive) of the entries of chunk {@code chunk} of thread {@code thread}. */
+    int chunkTo(int thread, int chunk) {
+        checkChunk(thread, chunk);
+        return (int) Math.min(shareEnd(thread), (long) shareStart(thread) + (long) (chunk + 1) * chunkEntries);
+    }
+
+    private int shareStart(int thread) {
+        return ShardPool.shareStart(thread, entries.size(), threads);
+    }
+
+    private int shareEnd(int thread) {
+        return ShardPool.shareStart(thread + 1, entries.size(), threads);
+    }
+
+    private void checkChunk(int thread, int chunk) {
+        if (thread < 0 || thread >= threads) {
+            throw new IllegalArgumentException("thread=" + thread + " (expected 0.." + (threads - 1) + ")");
+        }
+        if (chunk < 0 || chunk >= chunks(thread)) {
+            throw new IllegalArgumentException("chunk=" + chunk + " (expected 0.." + (chunks(thread) - 1)
+                    + ", the chunks of thread " + thread + ")");
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.adaps.examples.mf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.adaps.api.Technique;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class IntentScheduleTest {
+    /** Entries with zipf-skewed ids whose values number them: entry i has value i. */
+    private static MfData numberedEntries() {
+        MfData sampled = new SyntheticMatrix(new SyntheticMatrix.Spec(300, 200, 30_000, 4, 0.1, 1.1, 5)).sample();
+        float[] values = new float[sampled.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = i;
+        }
+        return new MfData(sampled.numRows(), sampled.numCols(), sampled.rows(), sampled.cols(), values);
+    }
+
+    @ParameterizedTest(name = "{0} nodes x {1} threads, batches of {2}")
+    @CsvSource({"1, 1, 1024", "2, 1, 16", "2, 3, 7", "3, 2, 100", "4, 4, 1000000"})
+    void theChunksOfAllThreadsOfAllNodesTrainEveryEntryExactlyOnce(int nodes, int threads, int batch) {
+        MfData all = numberedEntries();
+        MfData.Split data = new MfData.Split(all, all.part(0, 10));
+        List<Integer> trained = new ArrayList<>();
+        for (int node = 0; node < nodes; node++) {
+            MfData entries = EpochPlan.of(Technique.ADAPTIVE, data, node, nodes, 1).train();
+            IntentSchedule schedule = new IntentSchedule(entries, threads, batch);
+            assertThat(schedule.chunkEntries()).isEqualTo((int) Math.min(Integer.MAX_VALUE,
+                    (long) IntentSchedule.BATCHES_PER_CHUNK * batch));
+            // The threads' chunks tile the node's entries in order, without gaps or overlaps.
+            int next = 0;
+            for (int thread = 0; thread < threads; thread++) {
+                for (int chunk = 0; chunk < schedule.chunks(thread); chunk++) {
+                    assertThat(schedule.chunkFrom(thread, chunk)).isEqualTo(next);
+                    next = schedule.chunkTo(thread, chunk);
+                    int size = next - schedule.chunkFrom(thread, chunk);
+                    assertThat(size).isPositive().isLessThanOrEqualTo(schedule.chunkEntries());
+                    if (chunk + 1 < schedule.chunks(thread)) {
+                        assertThat(size).isEqualTo(schedule.chunkEntries());
+                    }
+                }
+                assertThat(next).isEqualTo(ShardPool.shareStart(thread + 1, entries.size(), threads));
+            }
+            assertThat(next).isEqualTo(entries.size());
+            for (float value : entries.values()) {
+                trained.add((int) value);
+            }
+        }
+        assertThat(trained).hasSize(all.size()).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void theScheduleIsTheSameForTheSameSeed() {
+        MfData.Split data = new SyntheticMatrix(new SyntheticMatrix.Spec(300, 200, 30_000, 4, 0.1, 1.1, 5)).sample()
+                .split(0.1, 6);
+        MfData.Split again = new SyntheticMatrix(new SyntheticMatrix.Spec(300, 200, 30_000, 4, 0.1, 1.1, 5)).sample()
+                .split(0.1, 6);
+        for (int node = 0; node < 2; node++) {
+            MfData first = EpochPlan.of(Technique.ADAPTIVE, data, node, 2, 1).train();
+            MfData second = EpochPlan.of(Technique.ADAPTIVE, again, node, 2, 1).train();
+            assertThat(second.rows()).containsExactly(first.rows());
+            assertThat(second.cols()).containsExactly(first.cols());
+            assertThat(second.values()).containsExactly(first.values());
+        }
+    }
+
+    @Test
+    void theKeysSignalledForAChunkAreExactlyTheDistinctRowsAndColumnsOfItsEntries() {
+        MfData entries = numberedEntries();
+        IntentSchedule schedule = new IntentSchedule(entries, 3, 64);
+        ChunkKeys keys = new ChunkKeys(entries.numRows(), entries.numCols(), schedule.chunkEntries());
+        int chunks = 0;
+        for (int thread = 0; thread < schedule.threads(); thread++) {
+            for (int chunk = 0; chunk < schedule.chunks(thread); chunk++) {
+                int from = schedule.chunkFrom(thread, chunk);
+                int to = schedule.chunkTo(thread, chunk);
+                Set<Long> rows = new LinkedHashSet<>();
+                Set<Long> cols = new LinkedHashSet<>();
+                for (int i = from; i < to; i++) {
+                    rows.add((long) entries.rows()[i]);
+                    cols.add((long) entries.cols()[i]);
+                }
+                keys.collect(entries, from, to);
+                // Each key once, in the order of its first entry.
+                assertThat(ids(keys.rows(), keys.rowCount())).containsExactlyElementsOf(rows);
+                assertThat(ids(keys.cols(), keys.colCount())).containsExactlyElementsOf(cols);
+                chunks++;
+            }
+        }
+        assertThat(chunks).isGreaterThan(3);
+    }
+
+    @Test
+    void collectingReusesItsArrays() {
+        MfData entries = numberedEntries();
+        ChunkKeys keys = new ChunkKeys(entries.numRows(), entries.numCols(), 1000);
+        keys.collect(entries, 0, 1000);
+        long[] rows = keys.rows();
+        long[] cols = keys.cols();
+        keys.collect(entries, 1000, 1500);
+        assertThat(keys.rows()).isSameAs(rows);
+        assertThat(keys.cols()).isSameAs(cols);
+        keys.collect(entries, 7, 7);
+        assertThat(keys.rowCount()).isZero();
+        assertThat(keys.colCount()).isZero();
+    }
+
+    @Test
+    void refusesRangesOutOfBounds() {
+        MfData entries = numberedEntries();
+        ChunkKeys keys = new ChunkKeys(entries.numRows(), entries.numCols(), 100);
+        assertThatThrownBy(() -> keys.collect(entries, 0, 101)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 100 entries");
+        assertThatThrownBy(() -> keys.collect(entries, 5, 4)).isInstanceOf(IllegalArgumentException.class);
+        IntentSchedule schedule = new IntentSchedule(entries, 2, 1024);
+        assertThat(schedule.chunks(0)).isEqualTo(1);
+        assertThatThrownBy(() -> schedule.chunkFrom(0, 1)).hasMessage("chunk=1 (expected 0..0, the chunks of thread 0)");
+        assertThatThrownBy(() -> schedule.chunkTo(2, 0)).hasMessage("thread=2 (expected 0..1)");
+    }
+
+    private static List<Long> ids(long[] ids, int count) {
+        List<Long> list = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            list.add(ids[i]);
+        }
+        return list;
+    }
+}

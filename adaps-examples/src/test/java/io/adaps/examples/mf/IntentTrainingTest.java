@@ -1,0 +1,80 @@
+package io.adaps.examples.mf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.adaps.api.Technique;
+import io.adaps.cluster.TestCluster;
+import io.adaps.testing.Concurrently;
+import io.adaps.transport.InJvmNetwork;
+import io.adaps.transport.InJvmTransport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link MfTrainer}'s intent-signalling epochs under {@link Technique#ADAPTIVE} on a cluster of two
+ * in-process nodes with one thread each: every entry is trained once per epoch, intent is signalled
+ * once per chunk for exactly its keys, and the model improves.
+ */
+class IntentTrainingTest {
+    private static final SyntheticMatrix.Spec SPEC = new SyntheticMatrix.Spec(400, 300, 60_000, 4, 0.1, 1.1, 31);
+    private static final int NODES = 2;
+    private static final int EPOCHS = 2;
+    /** Small batches, so that a node's 27,000 entries make several chunks of 64 batches. */
+    private static final int BATCH = 64;
+
+    @Test
+    void twoNodesTrainEveryEntryOncePerEpochSignalIntentPerChunkAndTheModelImproves() throws Exception {
+        MfData.Split data = new SyntheticMatrix(SPEC).sample().split(0.1, 32);
+        InJvmNetwork network = new InJvmNetwork();
+        try (TestCluster cluster = new TestCluster(NODES, List.of("injvm:1", "injvm:2"),
+                node -> new InJvmTransport(network),
+                builder -> builder.table(MfTables.rowSpec(SPEC.rows(), 8, 33))
+                        .table(MfTables.colSpec(SPEC.cols(), 8, 33))
+                        .technique(Technique.ADAPTIVE))) {
+            double[][] testErrors = new double[EPOCHS + 1][NODES];
+            Concurrently.run(NODES, Duration.ofMinutes(1), id -> {
+                EpochPlan plan = EpochPlan.of(Technique.ADAPTIVE, data, id, NODES, 34);
+                assertThat(plan).isInstanceOf(EpochPlan.IntentHogwild.class);
+                try (MfTrainer trainer = new MfTrainer(cluster.node(id), MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f,
+                        1, BATCH)) {
+                    testErrors[0][id] = trainer.squaredErrors(plan.test());
+                    IntentSchedule schedule = new IntentSchedule(plan.train(), 1, BATCH);
+                    long keysPerEpoch = keysPerEpoch(schedule);
+                    assertThat(schedule.chunks(0)).isGreaterThan(3);
+                    long intentsBefore = cluster.node(id).metrics().intentsSignaled();
+                    for (int epoch = 1; epoch <= EPOCHS; epoch++) {
+                        AtomicLong trained = new AtomicLong();
+                        plan.epoch(trainer, trained::addAndGet);
+                        assertThat(trained.get()).isEqualTo(plan.train().size());
+                        assertThat(cluster.node(id).metrics().intentsSignaled() - intentsBefore)
+                                .isEqualTo(epoch * keysPerEpoch);
+                        // Every node's updates are in before any node evaluates.
+                        cluster.node(id).barrier();
+                        testErrors[epoch][id] = trainer.squaredErrors(plan.test());
+                        cluster.node(id).barrier();
+                    }
+                }
+            });
+            double previous = Double.POSITIVE_INFINITY;
+            for (int epoch = 0; epoch <= EPOCHS; epoch++) {
+                double rmse = Math.sqrt((testErrors[epoch][0] + testErrors[epoch][1]) / data.test().size());
+                assertThat(rmse).as("test RMSE after epoch %d", epoch).isFinite().isLessThan(previous);
+                previous = rmse;
+            }
+        }
+    }
+
+    /** The keys a thread names in an epoch: the distinct rows and columns of each of its chunks. */
+    private static long keysPerEpoch(IntentSchedule schedule) {
+        ChunkKeys keys = new ChunkKeys(SPEC.rows(), SPEC.cols(), schedule.chunkEntries());
+        long sum = 0;
+        for (int chunk = 0; chunk < schedule.chunks(0); chunk++) {
+            keys.collect(schedule.entries(), schedule.chunkFrom(0, chunk), schedule.chunkTo(0, chunk));
+            sum += keys.rowCount() + keys.colCount();
+        }
+        return sum;
+    }
+}
