@@ -1,5 +1,6 @@
 package io.adaps.node;
 
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -87,12 +88,10 @@ final class AdaptiveManager implements IntentTracker.Listener {
     private final IntArrayList placedOwners = new IntArrayList();
     private final LongArrayList relocate = new LongArrayList();
     private final LongArrayList replicate = new LongArrayList();
-    private final IntArrayList replicateOwners = new IntArrayList();
     private final LongArrayList localizeTickets = new LongArrayList();
     private final long[] clocks = new long[MAX_SIGNALLING_WORKERS];
     private long[] ids = new long[64];
-    private float[] fetched = new float[1024];
-    private final IntArrayList positions = new IntArrayList();
+    private final LongArrayList fetching = new LongArrayList();
     private final Outbound out;
     private RemoteOperations remote;
     private long tickets;
@@ -284,7 +283,6 @@ final class AdaptiveManager implements IntentTracker.Listener {
     private void applyPlacements() {
         relocate.clear();
         replicate.clear();
-        replicateOwners.clear();
         synchronized (placedKeys) {
             for (int i = 0; i < placedKeys.size(); i++) {
                 long key = placedKeys.getLong(i);
@@ -295,7 +293,11 @@ final class AdaptiveManager implements IntentTracker.Listener {
                     relocate.add(key);
                 } else {
                     replicate.add(key);
-                    replicateOwners.add(placedOwners.getInt(i));
+                    int owner = placedOwners.getInt(i);
+                    if (owner != node.nodeId()) {
+                        // The first synchronization of the replica goes straight to the owner.
+                        node.locations().put((int) (key >>> 32), key & 0xFFFF_FFFFL, owner);
+                    }
                 }
             }
             placedKeys.clear();
@@ -306,7 +308,7 @@ final class AdaptiveManager implements IntentTracker.Listener {
             localize();
         }
         if (!replicate.isEmpty()) {
-            fetchReplicas();
+            createReplicas();
         }
     }
 
@@ -353,48 +355,33 @@ final class AdaptiveManager implements IntentTracker.Listener {
         }
     }
 
-    /** Pulls the keys in {@link #replicate} from their owners and holds them as replicas here. */
-    private void fetchReplicas() {
-        remote.begin(Operation.PULL);
-        int floats = 0;
-        for (int i = 0; i < replicate.size(); i++) {
-            floats += node.tables().get((int) (replicate.getLong(i) >>> 32)).valueLength();
-        }
-        if (fetched.length < floats) {
-            fetched = new float[Math.max(floats, fetched.length * 2)];
-        }
-        int position = 0;
-        positions.clear();
+    /**
+     * Creates replicas of the keys in {@link #replicate}. A new replica is pending: workers push to
+     * it at once (their updates accumulate in its delta), but read it only after its first
+     * refresh, which the round run right after fetches. That round starts only once every push
+     * this node's workers sent for the keys before the replicas existed has been applied at the
+     * owners ({@link InFlightPushes}), so the fetched value includes them: a worker reads its own
+     * writes across the change from remote to local.
+     */
+    private void createReplicas() {
+        fetching.clear();
         for (int i = 0; i < replicate.size(); i++) {
             long key = replicate.getLong(i);
-            Table table = node.tables().get((int) (key >>> 32));
-            long row = key & 0xFFFF_FFFFL;
-            positions.add(position);
-            if (!stores[table.id()].holds(row)) {
-                int owner = replicateOwners.getInt(i);
-                int to = owner != node.nodeId() && node.peerFailure(owner) == null ? owner : remote.route(table, row);
-                remote.add(to, table, row, fetched, position);
-            } else {
-                replicate.set(i, -1L);
-            }
-            position += table.valueLength();
-        }
-        if (!remote.hasRows()) {
-            return;
-        }
-        remote.await(remote.send(++tickets, fetched));
-        for (int i = 0; i < replicate.size(); i++) {
-            long key = replicate.getLong(i);
-            if (key == -1L) {
-                continue;
-            }
-            TableStore store = stores[(int) (key >>> 32)];
-            long row = key & 0xFFFF_FFFFL;
-            // The row may have arrived as owned meanwhile (a relocation that crossed): then it stays so.
-            if (tracker.isActive(key) && store.tryInstallReplica(row, fetched, positions.getInt(i))) {
+            if (stores[(int) (key >>> 32)].tryInstallPendingReplica(key & 0xFFFF_FFFFL)) {
+                fetching.add(key);
                 replicasCreated.increment();
             }
         }
+        if (fetching.isEmpty()) {
+            return;
+        }
+        VarHandle.fullFence(); // the replicas are visible before the in-flight counts are read
+        InFlightPushes inFlight = node.inFlightPushes();
+        long deadline = System.nanoTime() + node.config().operationTimeout().toNanos();
+        while (inFlight != null && inFlight.anyOf(fetching) && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(20_000);
+        }
+        sync.request();
     }
 
     /** Handles messages the manager's own requests caused; see {@link Node#routeAnswer}. */

@@ -62,6 +62,8 @@ public final class Node implements AdaPS, MessageHandler {
     private final ClusterBarrier barrier;
     /** Turns intents into placements and synchronizes replicas; {@code null} if the technique needs neither. */
     private final AdaptiveManager manager;
+    /** Pushes on their way to other nodes; {@code null} unless replicas are created on intent. */
+    private final InFlightPushes inFlightPushes;
     private final AtomicReferenceArray<PeerFailedException> peerFailures;
     private final AtomicInteger peerFailureCount = new AtomicInteger();
     /** Per peer: the barriers it had passed when it left, or -1 while it has not left. */
@@ -131,6 +133,8 @@ public final class Node implements AdaPS, MessageHandler {
         Technique technique = config.technique();
         this.manager = config.clusterSize() > 1 && (technique.signalsIntent() || technique.replicates())
                 ? new AdaptiveManager(this, stores) : null;
+        this.inFlightPushes = manager != null && technique.signalsIntent() && technique.replicates()
+                ? new InFlightPushes() : null;
         this.barrier = new ClusterBarrier(this);
         if (transport != null) {
             transport.start(transportConfig, this);
@@ -474,6 +478,11 @@ public final class Node implements AdaPS, MessageHandler {
     /** The most slots the store of {@code table} has used at once (for tests of slot reuse). */
     int slotHighWaterMark(Table table) {
         return stores[table.id()].slotHighWaterMark();
+    }
+
+    /** Pushes on their way to other nodes, if this node creates replicas on intent, else {@code null}. */
+    InFlightPushes inFlightPushes() {
+        return inFlightPushes;
     }
 
     /** Moves rows here and finds rows elsewhere; {@code null} on a cluster of one. */

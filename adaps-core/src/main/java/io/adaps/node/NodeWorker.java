@@ -181,8 +181,10 @@ final class NodeWorker extends AbstractAccess implements Worker {
         for (int i = idOffset; i < idOffset + idCount; i++) {
             Table idTable = table != null ? table : keys.tableOf(ids[i]);
             long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
-            if (run(op, stores[idTable.id()], row, buffer, position)
-                    || (inFlight != null && pushCountedOrLocally(inFlight, idTable, row, buffer, position))) {
+            TableStore store = stores[idTable.id()];
+            if (run(op, store, row, buffer, position)
+                    || (inFlight != null && pushCountedOrLocally(inFlight, idTable, row, buffer, position))
+                    || (op == Operation.PULL && awaitPendingReplica(store, row) && store.pull(row, buffer, position))) {
                 local++;
             } else {
                 remote.add(remote.route(idTable, row), idTable, row, buffer, position);
@@ -227,7 +229,9 @@ final class NodeWorker extends AbstractAccess implements Worker {
         Table idTable = tableOf(table, id);
         checkBuffer(op, buffer, bufferOffset, idTable.valueLength(), false);
         long row = table == null ? id - idTable.firstKey() : id;
-        if (run(op, stores[idTable.id()], row, buffer, bufferOffset)) {
+        TableStore store = stores[idTable.id()];
+        if (run(op, store, row, buffer, bufferOffset)
+                || (op == Operation.PULL && awaitPendingReplica(store, row) && store.pull(row, buffer, bufferOffset))) {
             count(op, 1);
             return;
         }
@@ -256,6 +260,24 @@ final class NodeWorker extends AbstractAccess implements Worker {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Waits while {@code row} is a replica that has not been fetched yet (its first
+     * synchronization is on its way; see {@link AdaptiveManager}), at most the operation timeout.
+     *
+     * @return whether the row was such a replica (the caller then tries the store again)
+     */
+    private boolean awaitPendingReplica(TableStore store, long row) {
+        if (!store.isPendingReplica(row)) {
+            return false;
+        }
+        long deadline = System.nanoTime() + node.config().operationTimeout().toNanos();
+        while (store.isPendingReplica(row) && System.nanoTime() - deadline < 0) {
+            node.checkOpen();
+            LockSupport.parkNanos(20_000);
+        }
+        return true;
     }
 
     private boolean pushCountedOrLocally(InFlightPushes inFlight, Table table, long row, float[] buffer, int position) {

@@ -41,8 +41,8 @@ class ExamplesTest {
             --epochs=-3              ; --epochs=-3 (expected > 0)
             --threads=0              ; --threads=0 (expected > 0)
             --batch=0                ; --batch=0 (expected > 0)
-            --technique=ADAPTIVE     ; --technique=ADAPTIVE (expected one of STATIC, RELOCATION_ONLY)
-            --technique=static       ; --technique=static (expected one of STATIC, RELOCATION_ONLY)
+            --technique=FAST         ; --technique=FAST (expected one of ADAPTIVE, RELOCATION_ONLY, REPLICATION_ONLY, STATIC, FULL_REPLICATION)
+            --technique=static       ; --technique=static (expected one of ADAPTIVE, RELOCATION_ONLY, REPLICATION_ONLY, STATIC, FULL_REPLICATION)
             --lr=0                   ; --lr=0.0 (expected a finite value > 0)
             --lr=NaN                 ; --lr=NaN (expected a finite value > 0)
             --reg=-0.5               ; --reg=-0.5 (expected a finite value >= 0)
@@ -90,8 +90,8 @@ class ExamplesTest {
         assertThat(run.out())
                 .contains("data: generated 200 x 100, 20000 entries, true rank 10, noise 0.1, zipf 1.1")
                 .contains("model: rank 8, lr 0.1, reg 0.01, 2 epoch(s), seed 42")
-                .contains("training: 1 node(s) x 2 thread(s), batches of 1024 entries; technique RELOCATION_ONLY, "
-                        + "Hogwild schedule")
+                .contains("training: 1 node(s) x 2 thread(s), batches of 1024 entries; technique ADAPTIVE, "
+                        + "Hogwild on the node's rows with intent signals per chunk of 64 batches")
                 .contains("entries: 18000 train, 2000 test, of a 200 x 100 matrix")
                 .containsPattern("epoch +0: initial model +train RMSE 0\\.\\d{4}, test RMSE 0\\.\\d{4}")
                 .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* 100\\.0% local, .* train RMSE 0\\.\\d{4}, test RMSE "
