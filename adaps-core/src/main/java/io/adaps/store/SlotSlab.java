@@ -1,6 +1,7 @@
 package io.adaps.store;
 
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -24,10 +25,23 @@ import io.adaps.api.UpdateRule;
  *   locks[c]:   | seq 0 | tag 0 | seq 1 | tag 1 | ...
  *               tag: the row the slot holds, FREE (-1) when none; beside its sequence, so that an
  *               access touches one cache line for both
+ *
+ *   the replica slab (extraLength = 2 * valueLength; see ReplicaSlots):
+ *   values[c]:  | value | state | base | delta | value | state | base | delta | ...
+ *               &lt;------------ stride -----------&gt;
  * </pre>
  * {@code state} holds the update rule's per-parameter state (Adagrad's accumulator); its length
- * is {@code stride - valueLength}, often 0. Chunks are created when a slot in them is first
- * allocated; freed slots are reused before fresh ones.
+ * is {@code ruleLength - valueLength}, often 0. A slab may reserve {@code extraLength} more floats
+ * per slot after the state (the replica slab, see {@link ReplicaSlots}, keeps a replica's
+ * synchronization base and pending delta there); the owned slab reserves none, so its stride is
+ * exactly value and state. Chunks are created when a slot in them is first allocated; freed slots
+ * are reused before fresh ones.
+ *
+ * <p>{@link #read}, {@link #write}, {@link #update}, {@link #install} and {@link #takeOut} work on
+ * the value and state (the first {@code ruleLength} floats of a slot) and are the owned rows' hot
+ * paths. Layouts with more per slot build their operations from the lock primitives
+ * ({@link #lock}, {@link #lockIfHolds}, {@link #unlock}, {@link #unlockHolding}) and
+ * {@link #chunk}/{@link #offset}.
  *
  * <h2>Concurrency: a sequence lock per slot</h2>
  * A slot's sequence number is even while the slot is stable and odd while a writer holds it.
@@ -54,9 +68,11 @@ final class SlotSlab {
     private static final VarHandle SEQ = MethodHandles.arrayElementVarHandle(int[].class);
     private static final int TARGET_CHUNK_FLOATS = 1 << 22;
     private static final int SPINS_BEFORE_YIELD = 64;
-    private static final int FREE = -1;
+    /** Tag of a slot that holds no row. */
+    static final int FREE = -1;
 
     private final int valueLength;
+    private final int ruleLength;
     private final int stride;
     private final int shift;
     private final int mask;
@@ -67,9 +83,16 @@ final class SlotSlab {
     private final IntArrayList freeSlots = new IntArrayList();
     private int nextFreshSlot;
 
+    /** A slab whose slots hold a value and the rule's state, nothing more (the owned layout). */
     SlotSlab(int valueLength, int stateLength, int capacity) {
+        this(valueLength, stateLength, 0, capacity);
+    }
+
+    /** A slab whose slots hold a value, the rule's state and {@code extraLength} more floats. */
+    SlotSlab(int valueLength, int stateLength, int extraLength, int capacity) {
         this.valueLength = valueLength;
-        this.stride = valueLength + stateLength;
+        this.ruleLength = valueLength + stateLength;
+        this.stride = ruleLength + extraLength;
         this.capacity = capacity;
         // Power-of-two chunks of about TARGET_CHUNK_FLOATS floats; the last chunk only as large as needed.
         int slotsPerChunk = Integer.highestOneBit(Math.max(1, TARGET_CHUNK_FLOATS / stride));
@@ -113,6 +136,11 @@ final class SlotSlab {
     /** Floats per slot. */
     int stride() {
         return stride;
+    }
+
+    /** Floats of value and rule state per slot: what {@link #install} and {@link #takeOut} move. */
+    int ruleLength() {
+        return ruleLength;
     }
 
     /** Slots currently allocated. */
@@ -180,7 +208,7 @@ final class SlotSlab {
 
     /**
      * Puts {@code row} into the allocated {@code slot}: its value and rule state from {@code src}
-     * (a whole stride), or, with {@code src == null}, from {@code initializer} and zero state.
+     * ({@link #ruleLength()} floats), or, with {@code src == null}, from {@code initializer} and zero state.
      */
     void install(int slot, int row, Initializer initializer, float[] src, int srcOffset) {
         float[] chunk = values[slot >>> shift];
@@ -189,9 +217,9 @@ final class SlotSlab {
         int base = i * stride;
         int locked = lock(lock, 2 * i);
         if (src != null) {
-            System.arraycopy(src, srcOffset, chunk, base, stride);
+            System.arraycopy(src, srcOffset, chunk, base, ruleLength);
         } else {
-            Arrays.fill(chunk, base + valueLength, base + stride, 0f);
+            Arrays.fill(chunk, base + valueLength, base + ruleLength, 0f);
             initializer.initialize(row, chunk, base, valueLength);
         }
         lock[2 * i + 1] = row;
@@ -199,7 +227,7 @@ final class SlotSlab {
     }
 
     /**
-     * Takes {@code row} out of {@code slot}: copies its value and rule state (a whole stride) to
+     * Takes {@code row} out of {@code slot}: copies its value and rule state ({@link #ruleLength()} floats) to
      * {@code dst} unless it is {@code null}, and marks the slot empty, atomically with respect to
      * every access. Returns {@code false} if the slot does not hold the row.
      */
@@ -210,12 +238,72 @@ final class SlotSlab {
         boolean held = lock[2 * i + 1] == row;
         if (held) {
             if (dst != null) {
-                System.arraycopy(values[slot >>> shift], i * stride, dst, dstOffset, stride);
+                System.arraycopy(values[slot >>> shift], i * stride, dst, dstOffset, ruleLength);
             }
             lock[2 * i + 1] = FREE;
         }
         SEQ.setRelease(lock, 2 * i, locked + 1);
         return held;
+    }
+
+    /** The chunk holding {@code slot}'s floats; see {@link #offset}. */
+    float[] chunk(int slot) {
+        return values[slot >>> shift];
+    }
+
+    /** Where {@code slot}'s floats start in its {@link #chunk}. */
+    int offset(int slot) {
+        return (slot & mask) * stride;
+    }
+
+    /** Acquires {@code slot}'s write lock, whatever it holds; returns the odd sequence number now held. */
+    int lock(int slot) {
+        return lock(locks[slot >>> shift], 2 * (slot & mask));
+    }
+
+    /**
+     * Acquires {@code slot}'s write lock if the slot holds {@code row}: returns the odd sequence
+     * number now held, or 0 (the lock released again, nothing changed) if the row is not there.
+     */
+    int lockIfHolds(int slot, int row) {
+        int[] lock = locks[slot >>> shift];
+        int i = slot & mask;
+        int locked = lock(lock, 2 * i);
+        if (lock[2 * i + 1] == row) {
+            return locked;
+        }
+        SEQ.setRelease(lock, 2 * i, locked + 1);
+        return 0;
+    }
+
+    /** Releases {@code slot}'s write lock, held as {@code locked}. */
+    void unlock(int slot, int locked) {
+        SEQ.setRelease(locks[slot >>> shift], 2 * (slot & mask), locked + 1);
+    }
+
+    /**
+     * Records that {@code slot} now holds {@code row} ({@link #FREE} for none) and releases its
+     * write lock, held as {@code locked}: readers see the new tag together with what was written
+     * under the lock.
+     */
+    void unlockHolding(int slot, int row, int locked) {
+        int[] lock = locks[slot >>> shift];
+        int i = slot & mask;
+        lock[2 * i + 1] = row;
+        SEQ.setRelease(lock, 2 * i, locked + 1);
+    }
+
+    /**
+     * Appends the row of every slot that holds one. The caller must keep tags from changing (the
+     * store changes them only under its monitor, which it holds here).
+     */
+    synchronized void collectRows(LongArrayList into) {
+        for (int slot = 0; slot < nextFreshSlot; slot++) {
+            int row = locks[slot >>> shift][2 * (slot & mask) + 1];
+            if (row != FREE) {
+                into.add(row);
+            }
+        }
     }
 
     /** Acquires the write lock whose sequence is {@code lock[seq]}; returns the odd sequence number now held. */

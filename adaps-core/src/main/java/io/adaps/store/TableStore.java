@@ -1,7 +1,10 @@
 package io.adaps.store;
 
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 import io.adaps.api.Initializer;
 import io.adaps.api.TableSpec;
@@ -11,28 +14,55 @@ import io.adaps.api.UpdateRule;
  * The parameters of one table that this node holds, owned or replicated.
  *
  * <p>A table's keys are dense, so the index from row to slot is a plain {@code int[]} with one
- * entry per row ({@value #ABSENT} for rows not held here): four bytes per row, no hashing, no
- * boxing. Index entries are published with release stores after the slot is initialized and read
- * with acquire loads, so a reader that finds a slot also sees its initial value. Values live in a
- * {@link SlotSlab}; see there for the locking that makes concurrent pulls and pushes safe, and for
- * how an access that races with its row leaving finds out.
+ * entry per row: four bytes per row, no hashing, no boxing. One acquire load of the entry tells
+ * how the row is held:
+ * <pre>
+ *   index[r] &gt;= 0          owned: slot index[r] of the owned slab   | value | state |
+ *   index[r] == ABSENT (-1) not held here
+ *   index[r] &lt;= -2         replica: slot -2 - index[r] of the replica slab
+ *                                                   | value | state | base | delta |
+ * </pre>
+ * Index entries are published with release stores after the slot is initialized and read with
+ * acquire loads, so a reader that finds a slot also sees its initial value. Owned values live in
+ * a {@link SlotSlab}; see there for the locking that makes concurrent pulls and pushes safe, and
+ * for how an access that races with its row leaving finds out. Replicas live in a second slab
+ * ({@link ReplicaSlots}, which describes their synchronization), so that owned slots stay as
+ * small and fast as without replication.
  *
- * <p>Thread safety: every method may be called by any number of threads at once.
- * {@link #pull}, {@link #push} and {@link #set} never block each other on different rows and
- * return {@code false} for a row that is not (or no longer) held here; {@link #allocate},
- * {@link #install} and {@link #takeOut} are serialized internally.
+ * <p>A row can change form while workers access it: {@link #promote} turns a replica into an owned
+ * row by publishing the owned slot before it empties the replica slot. So when an access fails on
+ * a slot, {@link #pull}, {@link #push} and {@link #set} re-read the index and, if it changed,
+ * repeat the access where it points now; an access is applied exactly once.
+ *
+ * <p>Thread safety: every method may be called by any number of threads at once. Accesses never
+ * block each other on different rows and return {@code false} for a row that is not (or no
+ * longer) held here in the form they need; the methods that change how rows are held
+ * ({@link #allocate}, {@link #install}, {@link #takeOut}, {@link #installReplica},
+ * {@link #dropReplica}, {@link #promote}) are serialized internally.
  */
 public final class TableStore {
     /** Index entry of a row that this node does not hold. */
     public static final int ABSENT = -1;
+    /** {@link #snapshotDelta} result: the row is not held here as a replica; nothing was copied. */
+    public static final int NOT_HELD = -1;
+    /** {@link #snapshotDelta} result: the replica's delta was all zeros (nothing to send). */
+    public static final int ZERO_DELTA = 0;
+    /** {@link #snapshotDelta} result: the replica's delta has a nonzero component. */
+    public static final int DELTA = 1;
+
     private static final VarHandle INDEX = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final int PULL = 0;
+    private static final int PUSH = 1;
+    private static final int SET = 2;
 
     private final TableSpec spec;
     private final UpdateRule rule;
     private final Initializer initializer;
     private final int[] index;
-    private final SlotKind[] kinds;
-    private final SlotSlab slab;
+    private final SlotSlab owned;
+    private final ReplicaSlots replicas;
+    /** A replica's delta during {@link #promote} (which is serialized). */
+    private final float[] promotedDelta;
 
     /** Creates an empty store for {@code spec}; no row is held until {@link #allocate} is called. */
     public TableStore(TableSpec spec) {
@@ -41,9 +71,11 @@ public final class TableStore {
         this.initializer = spec.initializer();
         int rows = Math.toIntExact(spec.rows());
         this.index = new int[rows];
-        java.util.Arrays.fill(index, ABSENT);
-        this.kinds = new SlotKind[rows];
-        this.slab = new SlotSlab(spec.valueLength(), rule.stateLength(spec.valueLength()), rows);
+        Arrays.fill(index, ABSENT);
+        int stateLength = rule.stateLength(spec.valueLength());
+        this.owned = new SlotSlab(spec.valueLength(), stateLength, rows);
+        this.replicas = new ReplicaSlots(spec.valueLength(), stateLength, rows);
+        this.promotedDelta = new float[spec.valueLength()];
     }
 
     /** The table this store holds parameters of. */
@@ -51,36 +83,60 @@ public final class TableStore {
         return spec;
     }
 
-    /** Floats per slot: the value and the update rule's state. */
+    /** Floats per owned slot: the value and the update rule's state (what {@link #install} and {@link #takeOut} move). */
     public int stride() {
-        return slab.stride();
+        return owned.stride();
     }
 
     /**
-     * Holds {@code row} here as {@code kind}, with the table's initial value and zero rule state.
+     * Holds {@code row} here as {@code kind}, with the table's initial value and zero rule state;
+     * for {@link SlotKind#REPLICA} this is {@code installReplica(row, null, 0)}.
      *
      * @throws IllegalStateException if the row is already held
      */
     public synchronized void allocate(long row, SlotKind kind) {
-        install(row, kind, null, 0);
+        if (kind == SlotKind.REPLICA) {
+            installReplica(row, null, 0);
+        } else {
+            install(row, kind, null, 0);
+        }
     }
 
     /**
-     * Holds {@code row} here as {@code kind}, with the value and rule state (a whole
-     * {@link #stride()}) at {@code src[srcOffset ..]}: a row that moved here.
+     * Holds {@code row} here as an owned row, with the value and rule state (a whole
+     * {@link #stride()}) at {@code src[srcOffset ..]}, or the initial value and zero state if
+     * {@code src} is {@code null}: a row that moved here.
      *
-     * @throws IllegalStateException if the row is already held
+     * @param kind must be {@link SlotKind#OWNED}; replicas are installed by {@link #installReplica}
+     * @throws IllegalStateException    if the row is already held, as either kind
+     * @throws IllegalArgumentException if {@code kind} is not {@link SlotKind#OWNED}
      */
     public synchronized void install(long row, SlotKind kind, float[] src, int srcOffset) {
-        int r = (int) row;
-        if (index[r] != ABSENT) {
-            throw new IllegalStateException("row=" + row + " of table '" + spec.name()
-                    + "' is already held as " + kinds[r] + " (expected a row not held here)");
+        if (kind != SlotKind.OWNED) {
+            throw new IllegalArgumentException("kind=" + kind + " for row=" + row + " of table '" + spec.name()
+                    + "' (expected OWNED; replicas are installed by installReplica)");
         }
-        int slot = slab.allocate();
-        slab.install(slot, r, initializer, src, srcOffset);
-        kinds[r] = kind;
+        int r = (int) row;
+        checkNotHeld(r, "a row not held here");
+        int slot = owned.allocate();
+        owned.install(slot, r, initializer, src, srcOffset);
         INDEX.setRelease(index, r, slot);
+    }
+
+    /**
+     * Holds {@code row} here as a replica: value from {@code value[valueOffset ..]} (the table's
+     * value length), or the table's initial value if {@code value} is {@code null}; zero rule
+     * state; base equal to the value; zero delta. Replicas are meant for update rules that
+     * {@linkplain UpdateRule#accumulates() accumulate}.
+     *
+     * @throws IllegalStateException if the row is already held, as either kind
+     */
+    public synchronized void installReplica(long row, float[] value, int valueOffset) {
+        int r = (int) row;
+        checkNotHeld(r, "a row not held here");
+        int slot = replicas.allocate();
+        replicas.install(slot, r, initializer, value, valueOffset);
+        INDEX.setRelease(index, r, -2 - slot);
     }
 
     /** Holds every row of the table here as {@code kind} (a node that starts with all parameters). */
@@ -91,72 +147,304 @@ public final class TableStore {
     }
 
     /**
-     * Stops holding {@code row}, atomically with respect to concurrent accesses (which from then on
-     * return {@code false}); copies its value and rule state (a whole {@link #stride()}) to
-     * {@code dst} unless it is {@code null}. The slot is reused by later allocations.
+     * Stops holding the owned {@code row}, atomically with respect to concurrent accesses (which
+     * from then on return {@code false}); copies its value and rule state (a whole
+     * {@link #stride()}) to {@code dst} unless it is {@code null}. The slot is reused by later
+     * allocations. Replicas are removed by {@link #dropReplica}.
      *
-     * @return whether the row was held
+     * @return whether the row was held here as an owned row
      */
     public synchronized boolean takeOut(long row, float[] dst, int dstOffset) {
         int r = (int) row;
         int slot = index[r];
-        if (slot == ABSENT) {
+        if (slot < 0) {
             return false;
         }
-        slab.takeOut(slot, r, dst, dstOffset);
+        owned.takeOut(slot, r, dst, dstOffset);
         INDEX.setRelease(index, r, ABSENT);
-        kinds[r] = null;
-        slab.free(slot);
+        owned.free(slot);
         return true;
     }
 
-    /** Whether {@code row} is held here. */
+    /**
+     * Stops holding the replica {@code row}, atomically with respect to concurrent accesses
+     * (which from then on return {@code false}), and copies its pending delta (the updates pushed
+     * since the last {@link #snapshotDelta}; the table's value length) to {@code deltaDst} unless
+     * it is {@code null}. The slot is reused by later replicas. Use {@link #isZero} to skip an
+     * all-zero delta.
+     *
+     * @return whether the row was held here as a replica (if not, {@code deltaDst} is untouched)
+     */
+    public synchronized boolean dropReplica(long row, float[] deltaDst, int dstOffset) {
+        int r = (int) row;
+        int entry = index[r];
+        if (entry >= ABSENT) {
+            return false;
+        }
+        int slot = -2 - entry;
+        int locked = replicas.lockIfHolds(slot, r);
+        if (deltaDst != null) {
+            replicas.copyDelta(slot, deltaDst, dstOffset);
+        }
+        INDEX.setRelease(index, r, ABSENT);
+        replicas.unlockEmptied(slot, locked);
+        replicas.free(slot);
+        return true;
+    }
+
+    /**
+     * Makes {@code row}, held here as a replica, an owned row: its value and rule state become
+     * {@code src[srcOffset ..]} (a whole {@link #stride()}: the handover from the previous owner)
+     * and then the replica's pending delta is applied through the table's update rule (unless it
+     * is all zeros), so that no update pushed to the replica is lost. Atomic for concurrent
+     * accesses: the replica slot stays write-locked while the owned slot is built and published,
+     * so a push lands either in the delta (before) or in the owned slot (after), exactly once.
+     * A row not held here is installed as with {@code install(row, OWNED, src, srcOffset)}.
+     *
+     * @throws IllegalStateException if the row is already owned here
+     */
+    public synchronized void promote(long row, float[] src, int srcOffset) {
+        int r = (int) row;
+        int entry = index[r];
+        if (entry == ABSENT) {
+            install(row, SlotKind.OWNED, src, srcOffset);
+            return;
+        }
+        if (entry >= 0) {
+            throw new IllegalStateException("row=" + row + " of table '" + spec.name()
+                    + "' is already held as OWNED (expected a replica or a row not held here)");
+        }
+        int replica = -2 - entry;
+        int locked = replicas.lockIfHolds(replica, r);
+        replicas.copyDelta(replica, promotedDelta, 0);
+        int slot = owned.allocate();
+        owned.install(slot, r, initializer, src, srcOffset);
+        if (!isZero(promotedDelta, 0, promotedDelta.length)) {
+            owned.update(slot, r, rule, promotedDelta, 0);
+        }
+        INDEX.setRelease(index, r, slot);
+        replicas.unlockEmptied(replica, locked);
+        replicas.free(replica);
+    }
+
+    /**
+     * For the replica {@code row}, atomically: copies its delta (the raw updates pushed since the
+     * last snapshot; the table's value length) into {@code dst} at {@code dstOffset}, zeroes the
+     * delta and records the current value as the base that {@link #refreshReplica} rebases on.
+     *
+     * @return {@link #NOT_HELD} if the row is not held here as a replica ({@code dst} untouched),
+     *         {@link #ZERO_DELTA} if the delta copied was all zeros (the caller may skip sending
+     *         it), {@link #DELTA} otherwise
+     */
+    public int snapshotDelta(long row, float[] dst, int dstOffset) {
+        int r = (int) row;
+        for (int entry = (int) INDEX.getAcquire(index, r), seen = ABSENT; entry < ABSENT && entry != seen; ) {
+            int result = replicas.snapshot(-2 - entry, r, dst, dstOffset);
+            if (result != NOT_HELD) {
+                return result;
+            }
+            seen = entry;
+            entry = (int) INDEX.getAcquire(index, r);
+        }
+        return NOT_HELD;
+    }
+
+    /**
+     * For the replica {@code row}, atomically and component by component: {@code value = fresh +
+     * (value - base)}, {@code base = fresh}, with {@code fresh} the owner's value (the table's
+     * value length at {@code fresh[freshOffset ..]}), which already includes the last snapshot's
+     * delta. Updates pushed here since that snapshot stay in the value (and in the next delta).
+     *
+     * @return {@code false}, changing nothing, if the row is not held here as a replica
+     */
+    public boolean refreshReplica(long row, float[] fresh, int freshOffset) {
+        int r = (int) row;
+        for (int entry = (int) INDEX.getAcquire(index, r), seen = ABSENT; entry < ABSENT && entry != seen; ) {
+            if (replicas.refresh(-2 - entry, r, fresh, freshOffset)) {
+                return true;
+            }
+            seen = entry;
+            entry = (int) INDEX.getAcquire(index, r);
+        }
+        return false;
+    }
+
+    /** Whether {@code row} is held here, owned or as a replica. */
     public boolean holds(long row) {
         return (int) INDEX.getAcquire(index, (int) row) != ABSENT;
     }
 
+    /** Whether {@code row} is held here as an owned row. */
+    public boolean owns(long row) {
+        return (int) INDEX.getAcquire(index, (int) row) >= 0;
+    }
+
     /** How {@code row} is held here, or {@code null} if it is not. */
-    public synchronized SlotKind kind(long row) {
-        return kinds[(int) row];
+    public SlotKind kind(long row) {
+        int entry = (int) INDEX.getAcquire(index, (int) row);
+        return entry >= 0 ? SlotKind.OWNED : entry == ABSENT ? null : SlotKind.REPLICA;
     }
 
-    /** Rows held here. */
+    /** Rows held here, owned and replicas. */
     public int heldRows() {
-        return slab.allocated();
+        return owned.allocated() + replicas.allocated();
     }
 
-    /** The most slots this store has used at once; slot reuse keeps it from growing with churn. */
+    /** Rows held here as replicas. */
+    public int replicaRows() {
+        return replicas.allocated();
+    }
+
+    /** Appends every row held here as a replica to {@code into}, in no particular order. */
+    public synchronized void collectReplicaRows(LongArrayList into) {
+        replicas.collectRows(into);
+    }
+
+    /** The most owned slots this store has used at once; slot reuse keeps it from growing with churn. */
     public int slotHighWaterMark() {
-        return slab.highWaterMark();
+        return owned.highWaterMark();
+    }
+
+    /** The most replica slots this store has used at once. */
+    public int replicaSlotHighWaterMark() {
+        return replicas.highWaterMark();
+    }
+
+    /** Whether {@code a[offset .. offset + length)} is all zeros ({@code -0f} counts as zero, NaN does not). */
+    public static boolean isZero(float[] a, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            if (a[i] != 0f) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
-     * Copies the value of {@code row} into {@code dst} at {@code dstOffset}, never torn.
+     * Copies the value of {@code row}, owned or a replica, into {@code dst} at {@code dstOffset},
+     * never torn.
      *
      * @return {@code false} if the row is not held here (then {@code dst} may have been overwritten)
      */
     public boolean pull(long row, float[] dst, int dstOffset) {
-        int slot = (int) INDEX.getAcquire(index, (int) row);
-        return slot != ABSENT && slab.read(slot, (int) row, dst, dstOffset);
+        int r = (int) row;
+        int entry = (int) INDEX.getAcquire(index, r);
+        if (entry >= 0 && owned.read(entry, r, dst, dstOffset)) {
+            return true;
+        }
+        return access(PULL, false, r, entry, dst, dstOffset);
     }
 
     /**
      * Applies the table's update rule to {@code row} with the update at {@code src[srcOffset..]}.
+     * For a replica, the rule runs on the replica's value and state (the pushing worker reads its
+     * own write) and the raw update is added to the delta that the next synchronization sends to
+     * the owner.
      *
      * @return {@code false}, changing nothing, if the row is not held here
      */
     public boolean push(long row, float[] src, int srcOffset) {
-        int slot = (int) INDEX.getAcquire(index, (int) row);
-        return slot != ABSENT && slab.update(slot, (int) row, rule, src, srcOffset);
+        int r = (int) row;
+        int entry = (int) INDEX.getAcquire(index, r);
+        if (entry >= 0 && owned.update(entry, r, rule, src, srcOffset)) {
+            return true;
+        }
+        return access(PUSH, false, r, entry, src, srcOffset);
     }
 
     /**
-     * Replaces the value of {@code row}; the update rule's state is left as it is.
+     * Replaces the value of the owned {@code row}; the update rule's state is left as it is.
+     * Replicas are not set here: the caller sends the set to the owner.
      *
-     * @return {@code false}, changing nothing, if the row is not held here
+     * @return {@code false}, changing nothing, if the row is not held here as an owned row
      */
     public boolean set(long row, float[] src, int srcOffset) {
-        int slot = (int) INDEX.getAcquire(index, (int) row);
-        return slot != ABSENT && slab.write(slot, (int) row, src, srcOffset);
+        int r = (int) row;
+        int entry = (int) INDEX.getAcquire(index, r);
+        if (entry >= 0 && owned.write(entry, r, src, srcOffset)) {
+            return true;
+        }
+        return access(SET, true, r, entry, src, srcOffset);
+    }
+
+    /**
+     * {@link #pull} for an owned row only (serving another node's request).
+     *
+     * @return {@code false} if the row is not held here as an owned row
+     */
+    public boolean pullOwned(long row, float[] dst, int dstOffset) {
+        int r = (int) row;
+        int entry = (int) INDEX.getAcquire(index, r);
+        if (entry >= 0 && owned.read(entry, r, dst, dstOffset)) {
+            return true;
+        }
+        return access(PULL, true, r, entry, dst, dstOffset);
+    }
+
+    /**
+     * {@link #push} for an owned row only (serving another node's request).
+     *
+     * @return {@code false}, changing nothing, if the row is not held here as an owned row
+     */
+    public boolean pushOwned(long row, float[] src, int srcOffset) {
+        int r = (int) row;
+        int entry = (int) INDEX.getAcquire(index, r);
+        if (entry >= 0 && owned.update(entry, r, rule, src, srcOffset)) {
+            return true;
+        }
+        return access(PUSH, true, r, entry, src, srcOffset);
+    }
+
+    /** The same as {@link #set}, which only sets owned rows; named for symmetry with {@link #pullOwned}. */
+    public boolean setOwned(long row, float[] src, int srcOffset) {
+        return set(row, src, srcOffset);
+    }
+
+    /**
+     * The rest of an access after the owned fast path did not succeed with index entry
+     * {@code entry}: tries a replica slot if the entry points at one (and replicas are wanted),
+     * then, while the access fails and the index entry has changed (the row was promoted, or
+     * moved), repeats it where the entry points now.
+     */
+    private boolean access(int op, boolean ownedOnly, int r, int entry, float[] buffer, int offset) {
+        if (entry < ABSENT && !ownedOnly && accessReplica(op, -2 - entry, r, buffer, offset)) {
+            return true;
+        }
+        for (;;) {
+            int now = (int) INDEX.getAcquire(index, r);
+            if (now == entry || now == ABSENT || (ownedOnly && now < 0)) {
+                return false;
+            }
+            entry = now;
+            boolean done = entry >= 0 ? accessOwned(op, entry, r, buffer, offset)
+                    : accessReplica(op, -2 - entry, r, buffer, offset);
+            if (done) {
+                return true;
+            }
+        }
+    }
+
+    private boolean accessOwned(int op, int slot, int r, float[] buffer, int offset) {
+        return switch (op) {
+            case PULL -> owned.read(slot, r, buffer, offset);
+            case PUSH -> owned.update(slot, r, rule, buffer, offset);
+            default -> owned.write(slot, r, buffer, offset);
+        };
+    }
+
+    private boolean accessReplica(int op, int slot, int r, float[] buffer, int offset) {
+        return switch (op) {
+            case PULL -> replicas.read(slot, r, buffer, offset);
+            case PUSH -> replicas.update(slot, r, rule, buffer, offset);
+            default -> false;
+        };
+    }
+
+    private void checkNotHeld(int r, String expected) {
+        int entry = index[r];
+        if (entry != ABSENT) {
+            throw new IllegalStateException("row=" + r + " of table '" + spec.name() + "' is already held as "
+                    + (entry >= 0 ? SlotKind.OWNED : SlotKind.REPLICA) + " (expected " + expected + ")");
+        }
     }
 }

@@ -1,0 +1,191 @@
+package io.adaps.store;
+
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+import java.util.Arrays;
+
+import io.adaps.api.Initializer;
+import io.adaps.api.UpdateRule;
+
+/**
+ * The replicas of one table that this node holds: local copies of rows owned by other nodes, in a
+ * {@link SlotSlab} of their own with the same sequence lock and tag per slot as owned rows.
+ *
+ * <h2>Layout</h2>
+ * <pre>
+ *   | value (L) | state (S) | base (L) | delta (L) |     stride = L + S + 2L
+ *   &lt;-- as an owned slot --&gt;
+ * </pre>
+ * <ul>
+ *   <li>{@code value}, {@code state}: the replica's current value and the update rule's state,
+ *       laid out as in an owned slot, so that a push applies the rule here and the worker that
+ *       pushed reads its own write;</li>
+ *   <li>{@code base}: the value at the last synchronization snapshot;</li>
+ *   <li>{@code delta}: the sum of the raw updates pushed here since that snapshot, which the
+ *       owner applies through its rule at the next synchronization (this is why replicas are for
+ *       rules that {@linkplain UpdateRule#accumulates() accumulate}).</li>
+ * </ul>
+ * Base and delta live in a second slab, not in the owned one, so that owned slots (the hot path
+ * of every technique) stay as small as value and state.
+ *
+ * <h2>Synchronization</h2>
+ * One round for a replica is: {@link #snapshot} (under the slot lock: hand out {@code delta},
+ * zero it, {@code base = value}), send the delta to the owner, and when the owner answers with its
+ * fresh value (which includes that delta), {@link #refresh}: {@code value = fresh + (value -
+ * base)}, {@code base = fresh}. The difference {@code value - base} is what local pushes did since
+ * the snapshot; it survives the refresh, and is in the next delta. Every operation changes a
+ * slot only under its write lock after checking the tag, so pushes, snapshots, refreshes and the
+ * replica's removal are atomic with respect to each other and to never-torn reads.
+ */
+final class ReplicaSlots {
+    private final SlotSlab slab;
+    private final int valueLength;
+    /** Where base and delta start within a slot. */
+    private final int baseOffset;
+    private final int deltaOffset;
+
+    ReplicaSlots(int valueLength, int stateLength, int capacity) {
+        this.slab = new SlotSlab(valueLength, stateLength, 2 * valueLength, capacity);
+        this.valueLength = valueLength;
+        this.baseOffset = valueLength + stateLength;
+        this.deltaOffset = baseOffset + valueLength;
+    }
+
+    /** Takes a free slot; it holds no row until {@link #install}. */
+    int allocate() {
+        return slab.allocate();
+    }
+
+    /** Returns {@code slot}, emptied by {@link #unlockEmptied}, for reuse. */
+    void free(int slot) {
+        slab.free(slot);
+    }
+
+    /** Replica slots in use. */
+    int allocated() {
+        return slab.allocated();
+    }
+
+    /** The most replica slots in use at once. */
+    int highWaterMark() {
+        return slab.highWaterMark();
+    }
+
+    /** Appends every row held in a replica slot; see {@link SlotSlab#collectRows}. */
+    void collectRows(LongArrayList into) {
+        slab.collectRows(into);
+    }
+
+    /**
+     * Puts {@code row} into the allocated {@code slot} as a replica: its value from {@code value}
+     * at {@code valueOffset} ({@code valueLength} floats) or, with {@code value == null}, from
+     * {@code initializer}; zero state; {@code base = value}; zero delta.
+     */
+    void install(int slot, int row, Initializer initializer, float[] value, int valueOffset) {
+        int locked = slab.lock(slot);
+        float[] chunk = slab.chunk(slot);
+        int at = slab.offset(slot);
+        if (value != null) {
+            System.arraycopy(value, valueOffset, chunk, at, valueLength);
+        } else {
+            initializer.initialize(row, chunk, at, valueLength);
+        }
+        Arrays.fill(chunk, at + valueLength, at + baseOffset, 0f);
+        System.arraycopy(chunk, at, chunk, at + baseOffset, valueLength);
+        Arrays.fill(chunk, at + deltaOffset, at + deltaOffset + valueLength, 0f);
+        slab.unlockHolding(slot, row, locked);
+    }
+
+    /** Copies the replica's value into {@code dst}, never torn; {@code false} if the slot does not hold {@code row}. */
+    boolean read(int slot, int row, float[] dst, int dstOffset) {
+        return slab.read(slot, row, dst, dstOffset);
+    }
+
+    /**
+     * Under the slot lock, applies {@code rule} with {@code update} to the replica's value and
+     * state and adds the raw update to its delta; {@code false}, changing nothing, if the slot does
+     * not hold {@code row}.
+     */
+    boolean update(int slot, int row, UpdateRule rule, float[] update, int updateOffset) {
+        int locked = slab.lockIfHolds(slot, row);
+        if (locked == 0) {
+            return false;
+        }
+        try {
+            float[] chunk = slab.chunk(slot);
+            int at = slab.offset(slot);
+            rule.apply(chunk, at, valueLength, update, updateOffset);
+            int delta = at + deltaOffset;
+            for (int i = 0; i < valueLength; i++) {
+                chunk[delta + i] += update[updateOffset + i];
+            }
+            return true;
+        } finally {
+            slab.unlock(slot, locked);
+        }
+    }
+
+    /**
+     * Under the slot lock: copies the delta into {@code dst} at {@code dstOffset}, zeroes it and
+     * sets {@code base = value}.
+     *
+     * @return {@link TableStore#NOT_HELD} (nothing changed) if the slot does not hold {@code row},
+     *         else {@link TableStore#ZERO_DELTA} or {@link TableStore#DELTA}
+     */
+    int snapshot(int slot, int row, float[] dst, int dstOffset) {
+        int locked = slab.lockIfHolds(slot, row);
+        if (locked == 0) {
+            return TableStore.NOT_HELD;
+        }
+        float[] chunk = slab.chunk(slot);
+        int at = slab.offset(slot);
+        int delta = at + deltaOffset;
+        System.arraycopy(chunk, delta, dst, dstOffset, valueLength);
+        Arrays.fill(chunk, delta, delta + valueLength, 0f);
+        System.arraycopy(chunk, at, chunk, at + baseOffset, valueLength);
+        slab.unlock(slot, locked);
+        return TableStore.isZero(dst, dstOffset, valueLength) ? TableStore.ZERO_DELTA : TableStore.DELTA;
+    }
+
+    /**
+     * Under the slot lock: {@code value = fresh + (value - base)}, {@code base = fresh}, component
+     * by component; {@code false}, changing nothing, if the slot does not hold {@code row}.
+     */
+    boolean refresh(int slot, int row, float[] fresh, int freshOffset) {
+        int locked = slab.lockIfHolds(slot, row);
+        if (locked == 0) {
+            return false;
+        }
+        float[] chunk = slab.chunk(slot);
+        int at = slab.offset(slot);
+        int base = at + baseOffset;
+        for (int i = 0; i < valueLength; i++) {
+            float f = fresh[freshOffset + i];
+            chunk[at + i] = f + (chunk[at + i] - chunk[base + i]);
+            chunk[base + i] = f;
+        }
+        slab.unlock(slot, locked);
+        return true;
+    }
+
+    /**
+     * Write-locks {@code slot} if it holds {@code row} (see {@link SlotSlab#lockIfHolds}): the
+     * first step of removing a replica, followed by {@link #copyDelta} and {@link #unlockEmptied}.
+     */
+    int lockIfHolds(int slot, int row) {
+        return slab.lockIfHolds(slot, row);
+    }
+
+    /** Copies the delta of {@code slot}, whose write lock the caller holds, into {@code dst}. */
+    void copyDelta(int slot, float[] dst, int dstOffset) {
+        System.arraycopy(slab.chunk(slot), slab.offset(slot) + deltaOffset, dst, dstOffset, valueLength);
+    }
+
+    /**
+     * Marks {@code slot}, whose write lock the caller holds as {@code locked}, empty and releases
+     * the lock: accesses racing on it from then on see another tag and fail.
+     */
+    void unlockEmptied(int slot, int locked) {
+        slab.unlockHolding(slot, SlotSlab.FREE, locked);
+    }
+}
