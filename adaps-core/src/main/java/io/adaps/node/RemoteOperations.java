@@ -198,6 +198,11 @@ final class RemoteOperations {
         int failuresSeen = -1;
         int spins = 0;
         while (!call.complete()) {
+            if (node.isClosed()) {
+                call.failAll(new ClusterException("node " + node.nodeId() + " closed while worker " + workerId
+                        + " waited for answers from " + openPeers(call)));
+                break;
+            }
             int failures = node.peerFailureCount();
             if (failures != failuresSeen) {
                 failuresSeen = failures;

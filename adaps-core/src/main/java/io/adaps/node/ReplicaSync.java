@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.adaps.api.ClusterException;
+import io.adaps.api.PeerFailedException;
 import io.adaps.api.Table;
 import io.adaps.store.TableStore;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -110,7 +111,11 @@ final class ReplicaSync {
         } catch (ClusterException e) {
             failure = e;
             failedRound = round;
-            LOG.warn("node {}: synchronization round {} failed: {}", node.nodeId(), round, e.getMessage());
+            if (node.isClosed() || (e instanceof PeerFailedException failed && failed.left())) {
+                LOG.debug("node {}: synchronization round {} failed: {}", node.nodeId(), round, e.getMessage());
+            } else {
+                LOG.warn("node {}: synchronization round {} failed: {}", node.nodeId(), round, e.getMessage());
+            }
         }
         rounds.increment();
         completed = round;

@@ -51,6 +51,7 @@ public final class TableStore {
     public static final int DELTA = 1;
 
     private static final VarHandle INDEX = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle PENDING = MethodHandles.arrayElementVarHandle(byte[].class);
     private static final int PULL = 0;
     private static final int PUSH = 1;
     private static final int SET = 2;
@@ -63,6 +64,11 @@ public final class TableStore {
     private final ReplicaSlots replicas;
     /** A replica's delta during {@link #promote} (which is serialized). */
     private final float[] promotedDelta;
+    /**
+     * Per row: 1 while the row is a pending replica, one not fetched from its owner yet. Workers
+     * push to it but do not read it until its first {@link #refreshReplica}.
+     */
+    private final byte[] pending;
 
     /** Creates an empty store for {@code spec}; no row is held until {@link #allocate} is called. */
     public TableStore(TableSpec spec) {
@@ -71,6 +77,7 @@ public final class TableStore {
         this.initializer = spec.initializer();
         int rows = Math.toIntExact(spec.rows());
         this.index = new int[rows];
+        this.pending = new byte[rows];
         Arrays.fill(index, ABSENT);
         int stateLength = rule.stateLength(spec.valueLength());
         this.owned = new SlotSlab(spec.valueLength(), stateLength, rows);
@@ -121,6 +128,31 @@ public final class TableStore {
         int slot = owned.allocate();
         owned.install(slot, r, initializer, src, srcOffset);
         INDEX.setRelease(index, r, slot);
+    }
+
+    /**
+     * Holds {@code row} here as a <em>pending</em> replica, if it is not held at all: value and
+     * base zero, zero delta. Pushes accumulate in it at once; {@link #pull} ignores it (returns
+     * {@code false}, see {@link #isPendingReplica}) until its first {@link #refreshReplica} sets the
+     * owner's value plus what was pushed here.
+     *
+     * @return whether it was installed ({@code false} if the row is held already)
+     */
+    public synchronized boolean tryInstallPendingReplica(long row) {
+        int r = (int) row;
+        if (index[r] != ABSENT) {
+            return false;
+        }
+        PENDING.setVolatile(pending, r, (byte) 1);
+        int slot = replicas.allocate();
+        replicas.install(slot, r, initializer, new float[spec.valueLength()], 0);
+        INDEX.setRelease(index, r, -2 - slot);
+        return true;
+    }
+
+    /** Whether {@code row} is a pending replica here: held, but not fetched from its owner yet. */
+    public boolean isPendingReplica(long row) {
+        return (byte) PENDING.getVolatile(pending, (int) row) != 0;
     }
 
     /**
@@ -187,6 +219,7 @@ public final class TableStore {
             replicas.copyDelta(slot, deltaDst, dstOffset);
         }
         INDEX.setRelease(index, r, ABSENT);
+        PENDING.setVolatile(pending, r, (byte) 0);
         replicas.unlockEmptied(slot, locked);
         replicas.free(slot);
         return true;
@@ -223,6 +256,7 @@ public final class TableStore {
             owned.update(slot, r, rule, promotedDelta, 0);
         }
         INDEX.setRelease(index, r, slot);
+        PENDING.setVolatile(pending, r, (byte) 0);
         replicas.unlockEmptied(replica, locked);
         replicas.free(replica);
     }
@@ -261,6 +295,7 @@ public final class TableStore {
         int r = (int) row;
         for (int entry = (int) INDEX.getAcquire(index, r), seen = ABSENT; entry < ABSENT && entry != seen; ) {
             if (replicas.refresh(-2 - entry, r, fresh, freshOffset)) {
+                PENDING.setVolatile(pending, r, (byte) 0);
                 return true;
             }
             seen = entry;
@@ -434,7 +469,7 @@ public final class TableStore {
 
     private boolean accessReplica(int op, int slot, int r, float[] buffer, int offset) {
         return switch (op) {
-            case PULL -> replicas.read(slot, r, buffer, offset);
+            case PULL -> (byte) PENDING.getVolatile(pending, r) == 0 && replicas.read(slot, r, buffer, offset);
             case PUSH -> replicas.update(slot, r, rule, buffer, offset);
             default -> false;
         };

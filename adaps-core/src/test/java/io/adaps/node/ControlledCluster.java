@@ -159,13 +159,16 @@ final class ControlledCluster implements AutoCloseable {
     }
 
     /**
-     * Closes the transports; messages still pending are abandoned. The nodes are left to the
-     * garbage collector unclosed: over a controlled network they own no thread or socket, and
-     * {@link Node#close()} computes the node's metrics for its log line, which costs more than a
-     * whole run of a randomized test.
+     * Closes the nodes (which stops their managers' threads), then the transports; messages still
+     * pending are abandoned.
      */
     @Override
     public void close() {
+        for (Node node : nodes) {
+            if (node != null) {
+                node.close();
+            }
+        }
         for (ControlledTransport transport : transports) {
             transport.close();
         }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -41,42 +42,33 @@ class ManagerDecisionTest {
         try (TestCluster cluster = new TestCluster(NODES, addresses, i -> new InJvmTransport(network),
                 b -> b.table(TableSpec.of("t", ROWS, 2)).technique(Technique.ADAPTIVE))) {
             Node[] nodes = new Node[NODES];
-            Worker[] workers = new Worker[NODES];
             for (int n = 0; n < NODES; n++) {
                 nodes[n] = (Node) cluster.node(n);
-                workers[n] = nodes[n].worker();
             }
             Table table = nodes[0].table("t");
             // Rows 0..9 (homed at node 0): only node 1 intends to use them.
             long[] single = rows(0, 10);
             // Rows 20..29 (homed at node 1): nodes 2 and 3 intend to use them, at the same time.
             long[] shared = rows(20, 30);
+            CyclicBarrier placed = new CyclicBarrier(NODES);
             Concurrently.run(NODES, Duration.ofMinutes(1), n -> {
+                Worker worker = nodes[n].worker();
                 if (n == 1) {
-                    workers[n].table("t").intent(single, 0, 5);
+                    worker.table("t").intent(single, 0, 5);
                 } else if (n >= 2) {
-                    workers[n].table("t").intent(shared, 0, 5);
+                    worker.table("t").intent(shared, 0, 5);
                 }
-            });
-            awaitTrue("rows 0..9 owned by node 1", () -> all(single, row -> nodes[1].kindOf(table, row) == SlotKind.OWNED));
-            awaitTrue("rows 20..29 held by nodes 2 and 3", () -> all(shared,
-                    row -> nodes[2].kindOf(table, row) != null && nodes[3].kindOf(table, row) != null));
-            for (long row : shared) {
-                int owners = 0;
-                for (int n = 0; n < NODES; n++) {
-                    SlotKind kind = nodes[n].kindOf(table, row);
-                    owners += kind == SlotKind.OWNED ? 1 : 0;
-                    if (n < 2) {
-                        assertThat(kind).as("row %d at node %d, which has no intent", row, n)
-                                .isNotEqualTo(SlotKind.REPLICA);
-                    }
+                if (n == 0) {
+                    awaitTrue("rows 0..9 owned by node 1",
+                            () -> all(single, row -> nodes[1].kindOf(table, row) == SlotKind.OWNED));
+                    awaitTrue("rows 20..29 held by nodes 2 and 3", () -> all(shared,
+                            row -> nodes[2].kindOf(table, row) != null && nodes[3].kindOf(table, row) != null));
+                    checkOneOwnerAndReplicasOnlyWithIntent(nodes, table, shared);
                 }
-                assertThat(owners).as("owners of row %d", row).isEqualTo(1);
-            }
-            // The intents end when the workers' clocks pass 5: the replicas go.
-            Concurrently.run(NODES, Duration.ofMinutes(1), n -> {
+                placed.await();
+                // The intents end when the clocks pass 5: the replicas go.
                 for (int c = 0; c < 6; c++) {
-                    workers[n].advanceClock();
+                    worker.advanceClock();
                 }
             });
             awaitTrue("no replicas left", () -> Arrays.stream(nodes)
@@ -85,6 +77,20 @@ class ManagerDecisionTest {
                     .as("relocated rows stay where they are").isTrue();
             assertThat(nodes[2].metrics().replication().replicasDropped()
                     + nodes[3].metrics().replication().replicasDropped()).isPositive();
+        }
+    }
+
+    private static void checkOneOwnerAndReplicasOnlyWithIntent(Node[] nodes, Table table, long[] shared) {
+        for (long row : shared) {
+            int owners = 0;
+            for (int n = 0; n < NODES; n++) {
+                SlotKind kind = nodes[n].kindOf(table, row);
+                owners += kind == SlotKind.OWNED ? 1 : 0;
+                if (n < 2) {
+                    assertThat(kind).as("row %d at node %d, which has no intent", row, n).isNotEqualTo(SlotKind.REPLICA);
+                }
+            }
+            assertThat(owners).as("owners of row %d", row).isEqualTo(1);
         }
     }
 
