@@ -323,7 +323,7 @@ final class AdaptiveManager implements IntentTracker.Listener {
                 ids(n)[n] = relocate.getLong(i + n) & 0xFFFF_FFFFL;
                 n++;
             }
-            node.relocator().claim(node.tables().get(table), ids, 0, n, null, remote, WORKER_ID, ticket);
+            node.relocator().claim(node.tables().get(table), ids, 0, n, null, remote, WORKER_ID, ticket, true);
             i += n;
         }
         if (remote.hasRows()) {

@@ -304,7 +304,7 @@ final class NodeWorker extends AbstractAccess implements Worker {
         // The rows are claimed for the call's ticket before it is sent; a synchronous call without
         // rows to move issues none.
         long callTicket = async ? ticket : ticketsIssued + 1;
-        node.relocator().claim(table, ids, idOffset, idCount, keys, remote, id, callTicket);
+        node.relocator().claim(table, ids, idOffset, idCount, keys, remote, id, callTicket, false);
         if (remote.hasRows()) {
             ticketsIssued = callTicket;
             RemoteCall call = remote.send(callTicket, null);

@@ -22,6 +22,7 @@ import io.adaps.store.TableStore;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
  * Moves rows between nodes (dynamic parameter allocation: Renz-Wieland, Gemulla, Zeuch, Markl,
@@ -151,20 +152,49 @@ final class Relocator {
     /**
      * Marks the rows of {@code ids} that are neither held here nor incoming as incoming for
      * {@code ticket} of {@code worker}, and adds each to {@code remote}'s LOCALIZE for its home.
+     * Rows held here as replicas are claimed only with {@code promoteReplicas}: only the manager
+     * turns replicas into owned rows, since it alone knows that no synchronization of theirs is on
+     * its way (see {@link #incoming(LongArrayList, LongArrayList)}).
      */
     void claim(Table table, long[] ids, int idOffset, int idCount, KeySpace keys, RemoteOperations remote, int worker,
-               long ticket) {
+               long ticket, boolean promoteReplicas) {
         lock.lock();
         try {
             for (int i = idOffset; i < idOffset + idCount; i++) {
                 Table idTable = table != null ? table : keys.tableOf(ids[i]);
                 long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
                 long key = key(idTable.id(), row);
-                if (!stores[idTable.id()].owns(row) && !incoming.containsKey(key)) {
+                TableStore store = stores[idTable.id()];
+                if (!(promoteReplicas ? store.owns(row) : store.holds(row)) && !incoming.containsKey(key)) {
                     incoming.put(key, claim(worker, ticket));
                     remote.add(node.home(idTable, row), idTable, row, null, 0);
                 }
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Moves the keys ({@code table << 32 | row}) of {@code keys} that are on their way here to
+     * {@code into}, removing them from {@code keys}. A replica that is being moved here must not
+     * be synchronized meanwhile: its owner could take the row out before the synchronization
+     * arrives, which would then be forwarded here and applied only after the replica became the
+     * owned row, so a worker could briefly miss its own updates.
+     */
+    void incoming(LongArrayList keys, LongArrayList into) {
+        lock.lock();
+        try {
+            int kept = 0;
+            for (int i = 0; i < keys.size(); i++) {
+                long key = keys.getLong(i);
+                if (incoming.containsKey(key)) {
+                    into.add(key);
+                } else {
+                    keys.set(kept++, key);
+                }
+            }
+            keys.size(kept);
         } finally {
             lock.unlock();
         }

@@ -48,6 +48,9 @@ final class ReplicaSync {
     private final TableStore[] stores;
     private final LongSupplier tickets;
     private final LongArrayList rows = new LongArrayList();
+    /** The replicas of a round (table << 32 | row), and those left out because they are moving here. */
+    private final LongArrayList keys = new LongArrayList();
+    private final LongArrayList moving = new LongArrayList();
     private final IntArrayList positions = new IntArrayList();
     /** Per snapshotted replica: its table, and whether it had a delta; in the order of {@link #rows}. */
     private final LongArrayList tablesAndKinds = new LongArrayList();
@@ -123,16 +126,26 @@ final class ReplicaSync {
     }
 
     private void syncAndRefresh(RemoteOperations remote) {
-        rows.clear();
-        tablesAndKinds.clear();
+        keys.clear();
         for (int t = 0; t < stores.length; t++) {
+            rows.clear();
             stores[t].collectReplicaRows(rows);
-            for (int i = tablesAndKinds.size(); i < rows.size(); i++) {
-                tablesAndKinds.add((long) t << 1);
+            for (int i = 0; i < rows.size(); i++) {
+                keys.add(InFlightPushes.key(t, rows.getLong(i)));
             }
         }
-        if (rows.isEmpty()) {
+        if (node.relocator() != null) {
+            moving.clear();
+            node.relocator().incoming(keys, moving);
+        }
+        if (keys.isEmpty()) {
             return;
+        }
+        rows.clear();
+        tablesAndKinds.clear();
+        for (int i = 0; i < keys.size(); i++) {
+            rows.add(keys.getLong(i) & 0xFFFF_FFFFL);
+            tablesAndKinds.add(keys.getLong(i) >>> 32 << 1);
         }
         int floats = 0;
         positions.clear();

@@ -167,9 +167,10 @@ public abstract class AdaptiveContract {
     }
 
     /**
-     * Node 1 intends to use keys 0..49, node 0 (their home) keys 0..24. Once the manager has acted,
-     * node 1 accesses all of them locally; under ADAPTIVE node 0 keeps 0..24 local too (replicated
-     * on both), while 25..49 moved to node 1.
+     * Node 1 intends to use keys 0..49, node 0 (their home) keys 0..24 (except under
+     * RELOCATION_ONLY, where the last node to ask would win). Once the manager has acted, node 1
+     * accesses all of them locally; under ADAPTIVE node 0 keeps 0..24 local too (replicated on both),
+     * while 25..49 moved to node 1.
      */
     @ParameterizedTest
     @EnumSource(value = Technique.class, names = {"ADAPTIVE", "RELOCATION_ONLY", "REPLICATION_ONLY", "FULL_REPLICATION"})
@@ -180,7 +181,10 @@ public abstract class AdaptiveContract {
             Concurrently.run(2, Duration.ofMinutes(1), n -> {
                 Worker worker = cluster.node(n).worker();
                 long[] keys = n == 0 ? shared : wanted;
-                worker.table("t").intent(keys, 0, 1_000);
+                // Under RELOCATION_ONLY keys go to the node that asked last: only node 1 asks.
+                if (n == 1 || technique != Technique.RELOCATION_ONLY) {
+                    worker.table("t").intent(keys, 0, 1_000);
+                }
                 if (n == 1 || technique == Technique.ADAPTIVE || technique == Technique.FULL_REPLICATION) {
                     awaitLocal(worker, cluster.node(n), keys);
                     float[] values = new float[keys.length * 2];

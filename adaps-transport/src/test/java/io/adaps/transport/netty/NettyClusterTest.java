@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.adaps.api.TableSpec;
+import io.adaps.cluster.AdaptiveContract;
 import io.adaps.cluster.ClusterContract;
 import io.adaps.cluster.RelocationContract;
 import io.adaps.cluster.TestCluster;
@@ -53,6 +54,20 @@ class NettyClusterTest extends ClusterContract {
     /** The relocation guarantees over the same transport. */
     @Nested
     class Relocation extends RelocationContract {
+        @Override
+        protected Transport newTransport(int node) {
+            return NettyClusterTest.this.newTransport(node);
+        }
+
+        @Override
+        protected List<String> addresses(int nodes) {
+            return NettyClusterTest.this.addresses(nodes);
+        }
+    }
+
+    /** The guarantees of every technique over Netty. */
+    @Nested
+    class Adaptive extends AdaptiveContract {
         @Override
         protected Transport newTransport(int node) {
             return NettyClusterTest.this.newTransport(node);
