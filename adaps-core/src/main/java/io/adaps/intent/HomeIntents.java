@@ -15,9 +15,14 @@ import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
  * </ul>
  * Nodes announce their technique with their intents, and the rule follows it: a
  * {@link Technique#RELOCATION_ONLY} node always gets the parameter moved to it, a
- * {@link Technique#REPLICATION_ONLY} node always gets a replica. When a node's intent ends and one
- * {@link Technique#ADAPTIVE} node remains, that node gets the parameter moved to it (its replica
- * becomes the owned copy). Parameters whose update rule does not accumulate are never replicated.
+ * {@link Technique#REPLICATION_ONLY} node always gets a replica. Parameters whose update rule does
+ * not accumulate are never replicated.
+ *
+ * <p>Decisions are taken when an intent starts, and only then. When one of several nodes' intents
+ * ends, the others keep their replicas until their own intents end, instead of having the
+ * parameter moved to the last one: with intents that come and go (the tail of a skewed
+ * distribution, mini-batch by mini-batch), moving on every end made parameters travel back and
+ * forth and workers wait for them, while an extra replica costs only its synchronization.
  *
  * <p>Nodes with intent are a bit set, so clusters that use intents have at most
  * {@value #MAX_NODES} nodes. Only parameters with intent have an entry. Not thread-safe: the caller
@@ -34,14 +39,12 @@ public final class HomeIntents {
     public static final int REPLICATE = 2;
 
     private final Long2LongOpenHashMap nodes = new Long2LongOpenHashMap();
-    private final Technique[] techniques;
 
     /** Intents of a cluster of {@code clusterSize} nodes, at most {@value #MAX_NODES}. */
     public HomeIntents(int clusterSize) {
         if (clusterSize < 1 || clusterSize > MAX_NODES) {
             throw new IllegalArgumentException("clusterSize=" + clusterSize + " (expected 1.." + MAX_NODES + ")");
         }
-        this.techniques = new Technique[clusterSize];
     }
 
     /** The action of a decision ({@link #NONE}, {@link #RELOCATE} or {@link #REPLICATE}). */
@@ -72,7 +75,6 @@ public final class HomeIntents {
      * @return a decision: {@link #NONE}, or an {@link #action} for a {@link #target} node
      */
     public int onIntent(long key, int node, Technique technique, boolean ends, int owner, boolean accumulates) {
-        techniques[node] = technique;
         long before = nodes.get(key);
         long after = ends ? before & ~(1L << node) : before | 1L << node;
         if (after == 0) {
@@ -80,14 +82,7 @@ public final class HomeIntents {
         } else if (after != before) {
             nodes.put(key, after);
         }
-        if (ends) {
-            if (Long.bitCount(after) != 1) {
-                return NONE;
-            }
-            int remaining = Long.numberOfTrailingZeros(after);
-            return techniques[remaining] == Technique.ADAPTIVE && owner != remaining ? decide(RELOCATE, remaining) : NONE;
-        }
-        if (owner == node) {
+        if (ends || owner == node) {
             return NONE;
         }
         return switch (technique) {

@@ -18,8 +18,10 @@ import io.adaps.intent.IntentSink;
 import io.adaps.intent.IntentTracker;
 import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageType;
+import io.adaps.store.SlotKind;
 import io.adaps.store.TableStore;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2LongLinkedOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
@@ -38,15 +40,21 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  *       it when the worker's clock passes its end. A key is active on this node while it has an
  *       active intent.</li>
  *   <li>When a key becomes active, the manager tells the key's home; when it becomes inactive,
- *       too (INTENT messages, batched). The home knows which nodes have intent, and decides with
+ *       too (INTENT messages, batched), but only after it has lingered inactive for two action
+ *       windows (within {@value #MIN_LINGER_MILLIS}..{@value #MAX_LINGER_MILLIS} ms). Keys used
+ *       in every other mini-batch, the tail of a skewed distribution, would otherwise be
+ *       replicated, dropped and moved over and over; a key that becomes active again while it
+ *       lingers costs nothing. The home knows which nodes have intent, and decides with
  *       the rule of {@link io.adaps.intent.HomeIntents}: intent on exactly one node: relocate the
  *       key there; concurrent intent on several: replicate it there; none: leave it. It answers
  *       with PLACEMENT messages, which the manager carries out: a relocation is an ordinary
  *       localize ({@link Relocator}), a replica is fetched from the owner and installed.</li>
- *   <li>Replicas are synchronized in rounds ({@link ReplicaSync}), at most one every
- *       {@value #ROUND_INTERVAL_MICROS} microseconds while replicas exist, and at once when a worker
- *       waits in {@link io.adaps.api.Worker#waitSync()}. A replica whose key is no longer active is
- *       flushed and dropped at the end of the next round.</li>
+ *   <li>Replicas are synchronized in rounds ({@link ReplicaSync}) while replicas exist, at once
+ *       when a worker waits in {@link io.adaps.api.Worker#waitSync()}, and otherwise paced so that
+ *       rounds take at most a quarter of the manager thread's time ({@link #SYNC_SHARE}), and at
+ *       least {@value #ROUND_INTERVAL_MICROS} microseconds apart: on a machine whose cores the
+ *       training threads need, synchronization must not starve them. A replica whose key was let
+ *       go is flushed and dropped at the end of the next round.</li>
  * </ol>
  * The action window ({@link ActionWindow}) is estimated online from how fast the workers' clocks
  * advance and how long rounds take: an action started when an intent enters the window is done
@@ -62,6 +70,10 @@ final class AdaptiveManager implements IntentTracker.Listener {
     /** The worker id that answers to the manager's requests carry. */
     static final int WORKER_ID = 0xFFFF;
     static final int ROUND_INTERVAL_MICROS = 1000;
+    /** The largest share of the manager thread's time that synchronization rounds take. */
+    static final double SYNC_SHARE = 0.25;
+    static final int MIN_LINGER_MILLIS = 5;
+    static final int MAX_LINGER_MILLIS = 500;
     private static final int IDLE_PARK_MILLIS = 20;
     /** The most workers of one node that may signal intent. */
     static final int MAX_SIGNALLING_WORKERS = 256;
@@ -79,6 +91,12 @@ final class AdaptiveManager implements IntentTracker.Listener {
     private final ActionWindow window = new ActionWindow(MAX_SIGNALLING_WORKERS);
     private volatile long windowClocks;
     private final ReplicaSync sync;
+    /**
+     * Keys whose intent ended, in the order it did, with the time they are let go: while a key
+     * lingers, its home still counts this node's intent and its replica stays (see the class
+     * comment).
+     */
+    private final Long2LongLinkedOpenHashMap lingering = new Long2LongLinkedOpenHashMap();
     /** Keys whose intent started or ended since the last step; manager thread. */
     private final LongArrayList started = new LongArrayList();
     private final LongArrayList ended = new LongArrayList();
@@ -95,7 +113,8 @@ final class AdaptiveManager implements IntentTracker.Listener {
     private final Outbound out;
     private RemoteOperations remote;
     private long tickets;
-    private long lastRoundEnd;
+    private long nextRound;
+    private long lingerUntil;
     private volatile boolean running = true;
     final LongAdder replicasCreated = new LongAdder();
     final LongAdder relocations = new LongAdder();
@@ -220,16 +239,23 @@ final class AdaptiveManager implements IntentTracker.Listener {
         long now = System.nanoTime();
         drainIntents();
         readClocks(now);
+        lingerUntil = now + lingerNanos();
         tracker.advance(clocks, windowClocks, this);
+        letGo(now);
         announce(started, 0);
         announce(ended, Message.FLAG_INTENT_ENDS);
         applyPlacements();
         observeLocalizes();
-        if (sync.due() && (sync.requestedNow() || now - lastRoundEnd >= TimeUnit.MICROSECONDS.toNanos(ROUND_INTERVAL_MICROS))) {
-            window.onRound(sync.run(remote, tracker::isActive));
-            lastRoundEnd = System.nanoTime();
+        if (sync.due() && (sync.requestedNow() || now - nextRound >= 0)) {
+            long duration = sync.run(remote, this::wanted);
+            window.onRound(duration);
+            // Rounds take at most SYNC_SHARE of this thread's time, so that on a busy machine
+            // synchronization does not starve the training threads.
+            nextRound = System.nanoTime() + Math.max(TimeUnit.MICROSECONDS.toNanos(ROUND_INTERVAL_MICROS),
+                    (long) (duration * (1 - SYNC_SHARE) / SYNC_SHARE));
         }
-        return tracker.activeKeys() > 0 || tracker.pendingIntents() > 0 || sync.replicasHeld() > 0;
+        return tracker.activeKeys() > 0 || tracker.pendingIntents() > 0 || !lingering.isEmpty()
+                || sync.replicasHeld() > 0;
     }
 
     private void drainIntents() {
@@ -248,16 +274,43 @@ final class AdaptiveManager implements IntentTracker.Listener {
 
     @Override
     public void onActive(long key) {
-        started.add(key);
+        if (lingering.containsKey(key)) {
+            lingering.remove(key); // never let go: nothing to announce
+        } else {
+            started.add(key);
+        }
     }
 
     @Override
     public void onInactive(long key) {
-        ended.add(key);
-        Table table = node.tables().get((int) (key >>> 32));
-        if (stores[table.id()].kind(key & 0xFFFF_FFFFL) == io.adaps.store.SlotKind.REPLICA) {
-            sync.drop(key);
+        lingering.put(key, lingerUntil);
+    }
+
+    /** Lets go of the keys that lingered long enough: their homes hear the end, their replicas go. */
+    private void letGo(long now) {
+        while (!lingering.isEmpty() && lingering.get(lingering.firstLongKey()) - now <= 0) {
+            long key = lingering.firstLongKey();
+            lingering.remove(key);
+            ended.add(key);
+            if (stores[(int) (key >>> 32)].kind(key & 0xFFFF_FFFFL) == SlotKind.REPLICA) {
+                sync.drop(key);
+            }
         }
+    }
+
+    /** Whether this node still has intent for {@code key}: active, or lingering. */
+    private boolean wanted(long key) {
+        return tracker.isActive(key) || lingering.containsKey(key);
+    }
+
+    /**
+     * How long a key lingers after its intent ended: two action windows of the workers' clocks,
+     * within [{@value #MIN_LINGER_MILLIS} ms, {@value #MAX_LINGER_MILLIS} ms].
+     */
+    private long lingerNanos() {
+        double clocksPerSecond = window.clocksPerSecond();
+        double nanos = clocksPerSecond > 0 ? 2e9 * windowClocks / clocksPerSecond : 0;
+        return (long) Math.min(Math.max(nanos, MIN_LINGER_MILLIS * 1e6), MAX_LINGER_MILLIS * 1e6);
     }
 
     /** Sends the keys' homes INTENT messages with {@code flags}, batched per home and table. */
@@ -287,7 +340,7 @@ final class AdaptiveManager implements IntentTracker.Listener {
             for (int i = 0; i < placedKeys.size(); i++) {
                 long key = placedKeys.getLong(i);
                 if (!tracker.isActive(key)) {
-                    continue; // the intent ended meanwhile
+                    continue; // the intent ended meanwhile: nothing is worth moving for it
                 }
                 if (placedActions.getInt(i) == Message.FLAG_RELOCATE) {
                     relocate.add(key);

@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.ClusterException;
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.PeerMetrics;
@@ -196,10 +197,19 @@ public final class Node implements AdaPS, MessageHandler {
         checkOpen();
         if (clusterSize() > 1) {
             barrier.await();
+            long passed = barrier.passed();
             if (manager != null && manager.sync().replicasHeld() > 0) {
                 // Every node's updates reached the owners before it entered the barrier (waitSync),
                 // so one more round makes this node's replicas converge to the owners' values.
-                manager.awaitRound();
+                try {
+                    manager.awaitRound();
+                } catch (ClusterException e) {
+                    if (barrierObstacle(passed) != null) {
+                        throw e;
+                    }
+                    // An owner that passed the barrier and left: its rows are gone with it.
+                    LOG.debug("node {}: refresh after barrier {}: {}", nodeId(), passed, e.getMessage());
+                }
             }
         }
     }
