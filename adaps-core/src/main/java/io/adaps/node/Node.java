@@ -105,7 +105,7 @@ public final class Node implements AdaPS, MessageHandler {
         }
         long floats = 0;
         for (Table table : tables) {
-            TableStore store = new TableStore(table.spec());
+            TableStore store = new TableStore(table.spec(), config.nodeId(), config.clusterSize());
             for (long row = 0; row < table.rows(); row++) {
                 if (config.clusterSize() == 1 || config.partitioning().home(table, row, config.clusterSize()) == config.nodeId()) {
                     store.allocate(row, SlotKind.OWNED);
@@ -313,7 +313,7 @@ public final class Node implements AdaPS, MessageHandler {
             return;
         }
         switch (type) {
-            case PULL, PUSH, SET, SYNC, LOCALIZE, RELINQUISH, HANDOVER, INTENT -> server.serve(peer, message);
+            case PULL, PUSH, SET, SYNC, REFRESH, LOCALIZE, RELINQUISH, HANDOVER, INTENT -> server.serve(peer, message);
             case PLACEMENT -> {
                 if (manager != null) {
                     manager.onPlacement(message);
@@ -322,7 +322,7 @@ public final class Node implements AdaPS, MessageHandler {
                             describePeer(peer), config.technique());
                 }
             }
-            case PULL_REPLY, ACK, ERROR -> routeAnswer(peer, message);
+            case PULL_REPLY, ACK, ERROR, REFRESHED, UNCHANGED -> routeAnswer(peer, message);
             case BARRIER_ENTER -> {
                 if (nodeId() == 0) {
                     barrier.onEnter(message.requestId());

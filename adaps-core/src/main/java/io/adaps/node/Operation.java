@@ -8,7 +8,9 @@ enum Operation {
     /** Moves rows here; it has no buffer. */
     LOCALIZE(""),
     /** A replica's summed updates go to the owner, whose fresh values come back into the same buffer. */
-    SYNC("deltas");
+    SYNC("deltas"),
+    /** A replica asks for fresh values, if they changed, into its buffer. */
+    REFRESH("values");
 
     final String buffer;
     final String bufferOffset;

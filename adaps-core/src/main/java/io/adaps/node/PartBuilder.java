@@ -51,6 +51,7 @@ final class PartBuilder {
             case SET -> MessageType.SET;
             case LOCALIZE -> MessageType.LOCALIZE;
             case SYNC -> MessageType.SYNC;
+            case REFRESH -> MessageType.REFRESH;
         };
         positions.clear();
         rows.clear();
@@ -64,11 +65,12 @@ final class PartBuilder {
      * Adds {@code row}; its value is (for a pull: will be) at {@code values[valueOffset ..]} (no
      * value for a localize). Each row's index in its message is its position there.
      */
-    void add(long row, float[] values, int valueOffset) {
+    void add(long row, float[] values, int valueOffset, long version) {
         boolean carriesValue = type == MessageType.PUSH || type == MessageType.SET || type == MessageType.SYNC;
         int requestEntry = type.entryLength(valueLength, 0);
-        int answerEntry = type == MessageType.PULL || type == MessageType.SYNC
-                ? MessageType.PULL_REPLY.entryLength(valueLength, 0)
+        int answerEntry = type == MessageType.PULL ? MessageType.PULL_REPLY.entryLength(valueLength, 0)
+                : type == MessageType.SYNC || type == MessageType.REFRESH
+                ? MessageType.REFRESHED.entryLength(valueLength, 0)
                 : Message.INDEX_LENGTH;
         if (count == 0 || position + requestEntry > messageStart + maxMessageBytes
                 || answerBytes + answerEntry > maxMessageBytes) {
@@ -78,6 +80,8 @@ final class PartBuilder {
         position = Message.writeInt(buffer, position, count);
         if (carriesValue) {
             position = Message.writeFloats(buffer, position, values, valueOffset, valueLength);
+        } else if (type == MessageType.REFRESH) {
+            position = Message.writeVersion(buffer, position, version);
         }
         answerBytes += answerEntry;
         positions.add(valueOffset);

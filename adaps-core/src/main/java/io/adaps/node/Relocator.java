@@ -74,7 +74,7 @@ final class Relocator {
      * @param peer {@code origin} of a request; the new owner of a RELINQUISH
      */
     private record Queued(MessageType type, int peer, long requestId, int hops, int index, int counter,
-                          float[] values) {
+                          float[] values, long version) {
     }
 
     /** An ERROR to send once the lock is released. */
@@ -250,11 +250,14 @@ final class Relocator {
         try {
             for (int m = 0; m < missing.size(); m++) {
                 int at = missing.getInt(m);
-                if (type != MessageType.PULL) {
+                long version = 0;
+                if (type == MessageType.REFRESH) {
+                    version = request.versionAt(at + Message.ROW_ENTRY);
+                } else if (type != MessageType.PULL) {
                     request.readFloats(at + Message.ROW_ENTRY, values, 0, valueLength);
                 }
                 dispatch(type, table, request.rowAt(at), request.intAt(at + Message.ROW_LENGTH), request.origin(),
-                        request.requestId(), request.aux(), values, out, refusals);
+                        request.requestId(), request.aux(), values, version, out, refusals);
             }
         } finally {
             lock.unlock();
@@ -263,13 +266,25 @@ final class Relocator {
         refuse(refusals);
     }
 
-    /** Serves, queues or forwards one request entry; under the lock. */
+    /**
+     * Serves, queues or forwards one request entry; under the lock. {@code update} carries a push,
+     * set or sync's values, {@code version} the version a REFRESH's replica has.
+     */
     private void dispatch(MessageType type, Table table, long row, int index, int origin, long requestId, int hops,
-                          float[] update, Outbound out, List<Refusal> refusals) {
+                          float[] update, long version, Outbound out, List<Refusal> refusals) {
         TableStore store = stores[table.id()];
         int valueLength = table.valueLength();
-        if (RequestServer.serveOwned(store, type, row, update, slot)) {
-            if (type == MessageType.PULL || type == MessageType.SYNC) {
+        if (type == MessageType.SYNC || type == MessageType.REFRESH) {
+            // Under the lock a row owned here stays so: the read after a SYNC's push cannot miss.
+            long current = type == MessageType.REFRESH || store.pushOwned(row, update, 0)
+                    ? store.pullOwnedVersioned(row, slot, 0) : -1;
+            if (current >= 0) {
+                answerVersioned(table, origin, requestId, index, current, type == MessageType.REFRESH && current == version,
+                        out);
+                return;
+            }
+        } else if (RequestServer.serveOwned(store, type, row, update, slot)) {
+            if (type == MessageType.PULL) {
                 int at = out.entry(origin, MessageType.PULL_REPLY, 0, table.id(), requestId, origin, 0,
                         Message.INDEX_LENGTH + valueLength * Float.BYTES);
                 at = Message.writeInt(out.buffer(origin), at, index);
@@ -282,9 +297,9 @@ final class Relocator {
         }
         long key = key(table.id(), row);
         if (incoming.containsKey(key)) {
-            float[] copy = type == MessageType.PULL ? null : Arrays.copyOf(update, valueLength);
-            // A SYNC that waits for its row is served like the push and pull it is.
-            enqueue(key, new Queued(type, origin, requestId, hops, index, 0, copy));
+            float[] copy = type == MessageType.PULL || type == MessageType.REFRESH ? null
+                    : Arrays.copyOf(update, valueLength);
+            enqueue(key, new Queued(type, origin, requestId, hops, index, 0, copy, version));
             return;
         }
         int next = node.home(table, row);
@@ -308,10 +323,26 @@ final class Relocator {
         MutableDirectBuffer buffer = out.buffer(next);
         at = Message.writeRow(buffer, at, row);
         at = Message.writeInt(buffer, at, index);
-        if (type != MessageType.PULL) {
+        if (type == MessageType.REFRESH) {
+            Message.writeVersion(buffer, at, version);
+        } else if (type != MessageType.PULL) {
             Message.writeFloats(buffer, at, update, 0, valueLength);
         }
         forwarded.increment();
+    }
+
+    /** Answers a SYNC or REFRESH entry with the row's version, and its value unless {@code unchanged}. */
+    private void answerVersioned(Table table, int origin, long requestId, int index, long version, boolean unchanged,
+                                 Outbound out) {
+        MessageType answer = unchanged ? MessageType.UNCHANGED : MessageType.REFRESHED;
+        int valueLength = table.valueLength();
+        int at = out.entry(origin, answer, 0, table.id(), requestId, origin, 0, answer.entryLength(valueLength, 0));
+        MutableDirectBuffer buffer = out.buffer(origin);
+        at = Message.writeInt(buffer, at, index);
+        at = Message.writeVersion(buffer, at, version);
+        if (!unchanged) {
+            Message.writeFloats(buffer, at, slot, 0, valueLength);
+        }
     }
 
     // ---------------------------------------------------------------- moving rows
@@ -398,7 +429,7 @@ final class Relocator {
                     node.nodeId(), row, table.name(), counter, newOwner);
             incoming.put(key, UNCLAIMED);
         }
-        enqueue(key, new Queued(MessageType.RELINQUISH, newOwner, requestId, 0, index, counter, null));
+        enqueue(key, new Queued(MessageType.RELINQUISH, newOwner, requestId, 0, index, counter, null, 0));
     }
 
     /**
@@ -435,7 +466,7 @@ final class Relocator {
                             relinquish(table, row, queued.index, queued.peer, queued.requestId, queued.counter, out);
                         } else {
                             dispatch(queued.type, table, row, queued.index, queued.peer, queued.requestId, queued.hops,
-                                    queued.values, out, refusals);
+                                    queued.values, queued.version, out, refusals);
                         }
                     }
                 }

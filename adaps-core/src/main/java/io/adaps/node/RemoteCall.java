@@ -66,6 +66,16 @@ final class RemoteCall {
     final LongArrayList rows = new LongArrayList();
     private volatile int remaining;
     private volatile ClusterException failure;
+    /**
+     * Marks an entry of {@link #versions} whose row did not change (the rest is its version);
+     * {@code UNCHANGED} alone (version 0, which no row has) marks a row not answered.
+     */
+    static final long UNCHANGED = Long.MIN_VALUE;
+    /**
+     * For SYNC and REFRESH: per row, in the order of {@link #rows}, the version its answer carried
+     * (or'ed with {@link #UNCHANGED} if only the version came back); {@code UNCHANGED} until then.
+     */
+    long[] versions = new long[0];
     /** Counts this call's pushes while they are on their way; {@code null} if nothing counts them. */
     InFlightPushes inFlight;
     /** Whether the worker has seen this call's outcome (its failure, if any, is reported once). */
@@ -113,6 +123,14 @@ final class RemoteCall {
         // Release: a transport thread that locks this part also sees the ticket and part fields.
         STATE.setRelease(partState, part, OPEN);
         return part;
+    }
+
+    /** Marks the versions of the first {@code rows} rows not answered (SYNC and REFRESH calls). */
+    void clearVersions(int rows) {
+        if (versions.length < rows) {
+            versions = new long[Math.max(rows, versions.length * 2)];
+        }
+        Arrays.fill(versions, 0, rows, UNCHANGED);
     }
 
     /** Publishes the filled call: from now on transport threads may close its parts. */

@@ -64,6 +64,11 @@ final class RemoteOperations {
 
     /** Adds {@code row} of {@code table}, held by {@code peer}, whose value is at {@code buffer[position ..]}. */
     void add(int peer, Table table, long row, float[] buffer, int position) {
+        add(peer, table, row, buffer, position, 0);
+    }
+
+    /** {@link #add}; a REFRESH also says which {@code version} of the row the replica has. */
+    void add(int peer, Table table, long row, float[] buffer, int position, long version) {
         int index = peer * tables + table.id();
         PartBuilder builder = builders[index];
         if (builder == null) {
@@ -74,7 +79,7 @@ final class RemoteOperations {
             builder.begin(operation);
             used.add(index);
         }
-        builder.add(row, buffer, position);
+        builder.add(row, buffer, position, version);
     }
 
     /** Where to send a request for {@code row}: its cached location if known (and alive), else its home. */
@@ -122,6 +127,9 @@ final class RemoteOperations {
             rows += builder.positions.size();
             builder.finish(call, requestIdBase, node.nodeId());
         }
+        if (operation == Operation.SYNC || operation == Operation.REFRESH) {
+            call.clearVersions(rows);
+        }
         call.open();
         int part = 0;
         for (int u = 0; u < used.size(); u++) {
@@ -141,7 +149,7 @@ final class RemoteOperations {
             case PULL -> remotePulls += rows;
             case PUSH -> remotePushes += rows;
             case SET -> remoteSets += rows;
-            case LOCALIZE, SYNC -> { }
+            case LOCALIZE, SYNC, REFRESH -> { }
         }
         return call;
     }
@@ -313,8 +321,9 @@ final class RemoteOperations {
 
     private String checkAnswer(RemoteCall call, int part, Message answer) {
         MessageType type = answer.type();
-        boolean expected = call.operation == Operation.PULL || call.operation == Operation.SYNC
-                ? type == MessageType.PULL_REPLY
+        boolean expected = call.operation == Operation.PULL ? type == MessageType.PULL_REPLY
+                : call.operation == Operation.SYNC ? type == MessageType.REFRESHED
+                : call.operation == Operation.REFRESH ? type == MessageType.REFRESHED || type == MessageType.UNCHANGED
                 : type == MessageType.ACK || (call.operation == Operation.LOCALIZE && type == MessageType.HANDOVER);
         if (!expected) {
             return "type=" + type + " (expected the answer to a " + call.operation + ")";
@@ -357,6 +366,15 @@ final class RemoteOperations {
             int position = call.partFirst[part] + answer.intAt(entry);
             if (type == MessageType.PULL_REPLY) {
                 answer.readFloats(entry + Message.INDEX_LENGTH, call.buffer, call.positions.getInt(position), valueLength);
+            } else if (type == MessageType.REFRESHED || type == MessageType.UNCHANGED) {
+                long version = answer.versionAt(entry + Message.INDEX_LENGTH);
+                if (type == MessageType.REFRESHED) {
+                    answer.readFloats(entry + Message.INDEX_LENGTH + Message.VERSION_LENGTH, call.buffer,
+                            call.positions.getInt(position), valueLength);
+                    call.versions[position] = version;
+                } else {
+                    call.versions[position] = RemoteCall.UNCHANGED | version;
+                }
             }
             if (moved) {
                 locations.put(table.id(), call.rows.getLong(position), peer);

@@ -22,8 +22,12 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  *   <li>Snapshot every replica: take the updates pushed to it since the last snapshot (its delta)
  *       and remember its value as the base ({@link TableStore#snapshotDelta}).</li>
  *   <li>Send the non-zero deltas to their owners as one SYNC operation: each owner applies a delta
- *       through the table's update rule, like a push, and answers with the fresh value. Replicas
- *       whose delta is zero are only pulled. Zero deltas are never sent.</li>
+ *       through the table's update rule, like a push, and answers with the fresh value and its
+ *       version. Zero deltas are never sent: those replicas send a REFRESH with the version they
+ *       have, and the owner answers with the value only if the row changed since (else UNCHANGED,
+ *       a version only). A version counts the writes to the owner's slot and the installs of its
+ *       store ({@link TableStore#pullOwnedVersioned}), so a row that moved away and back never
+ *       repeats one.</li>
  *   <li>Refresh each replica: value = fresh + (value - base). The owner's fresh value includes the
  *       snapshot's delta, and {@code value - base} is what local workers pushed since the
  *       snapshot, so no local update is lost or counted twice ({@link TableStore#refreshReplica}).</li>
@@ -59,6 +63,7 @@ final class ReplicaSync {
     private float[] dropBuffer = new float[1024];
     /** Rows whose replica is to be dropped: key = table << 32 | row. */
     private final LongArrayList dropping = new LongArrayList();
+    private final LongArrayList dropped = new LongArrayList();
     private volatile long started;
     private volatile long completed;
     private volatile long requested;
@@ -165,9 +170,9 @@ final class ReplicaSync {
             }
         }
         RemoteCall sync = withDelta == 0 ? null : send(remote, Operation.SYNC, true);
-        RemoteCall pull = withDelta == rows.size() ? null : send(remote, Operation.PULL, false);
+        RemoteCall refresh = withDelta == rows.size() ? null : send(remote, Operation.REFRESH, false);
         ClusterException failed = null;
-        for (RemoteCall call : new RemoteCall[] {sync, pull}) {
+        for (RemoteCall call : new RemoteCall[] {sync, refresh}) {
             if (call == null) {
                 continue;
             }
@@ -177,15 +182,26 @@ final class ReplicaSync {
                 failed = failed == null ? e : failed;
                 continue;
             }
-            boolean delta = call == sync;
-            for (int i = 0; i < rows.size(); i++) {
-                if (((tablesAndKinds.getLong(i) & 1) != 0) == delta) {
-                    stores[table(i).id()].refreshReplica(rows.getLong(i), buffer, positions.getInt(i));
-                }
-            }
+            refresh(call);
         }
         if (failed != null) {
             throw failed;
+        }
+    }
+
+    /** Refreshes the replicas of a completed SYNC or REFRESH from the values and versions it got. */
+    private void refresh(RemoteCall call) {
+        for (int part = 0; part < call.parts; part++) {
+            TableStore store = stores[call.partTable[part]];
+            for (int k = call.partFirst[part]; k < call.partFirst[part] + call.partCount[part]; k++) {
+                long version = call.versions[k];
+                long row = call.rows.getLong(k);
+                if ((version & RemoteCall.UNCHANGED) == 0) {
+                    store.refreshReplica(row, buffer, call.positions.getInt(k), version);
+                } else if (version != RemoteCall.UNCHANGED) {
+                    store.confirmReplica(row, version & ~RemoteCall.UNCHANGED);
+                }
+            }
         }
     }
 
@@ -196,7 +212,8 @@ final class ReplicaSync {
             if (((tablesAndKinds.getLong(i) & 1) != 0) == delta) {
                 Table table = table(i);
                 long row = rows.getLong(i);
-                remote.add(remote.route(table, row), table, row, buffer, positions.getInt(i));
+                remote.add(remote.route(table, row), table, row, buffer, positions.getInt(i),
+                        delta ? 0 : stores[table.id()].knownVersion(row));
                 bytes += (long) table.valueLength() * Float.BYTES;
             }
         }
@@ -206,6 +223,11 @@ final class ReplicaSync {
         return remote.send(tickets.getAsLong(), buffer);
     }
 
+    /**
+     * Drops the replicas marked for it that are not wanted again, and sends their last deltas to
+     * the owners. Until those arrived, workers wait to read the rows ({@link TableStore#drained}):
+     * a worker that reads one from its owner meanwhile would miss its own last updates.
+     */
     private void dropReplicas(RemoteOperations remote, LongPredicate stillWanted) {
         if (dropping.isEmpty()) {
             return;
@@ -220,12 +242,14 @@ final class ReplicaSync {
         float[] deltas = dropBuffer;
         remote.begin(Operation.PUSH);
         int position = 0;
+        dropped.clear();
         for (int i = 0; i < dropping.size(); i++) {
             long key = dropping.getLong(i);
             Table table = node.tables().get((int) (key >>> 32));
             long row = key & 0xFFFF_FFFFL;
             if (!stillWanted.test(key) && stores[table.id()].dropReplica(row, deltas, position)) {
                 replicasDropped.increment();
+                dropped.add(key);
                 if (!isZero(deltas, position, table.valueLength())) {
                     remote.add(remote.route(table, row), table, row, deltas, position);
                 }
@@ -233,8 +257,14 @@ final class ReplicaSync {
             position += table.valueLength();
         }
         dropping.clear();
-        if (remote.hasRows()) {
-            remote.await(remote.send(tickets.getAsLong(), deltas));
+        try {
+            if (remote.hasRows()) {
+                remote.await(remote.send(tickets.getAsLong(), deltas));
+            }
+        } finally {
+            for (int i = 0; i < dropped.size(); i++) {
+                stores[(int) (dropped.getLong(i) >>> 32)].drained(dropped.getLong(i) & 0xFFFF_FFFFL);
+            }
         }
     }
 

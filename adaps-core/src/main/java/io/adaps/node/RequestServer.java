@@ -12,7 +12,7 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 /**
  * Serves the row-carrying messages from other nodes (or from this node's own workers) on the
- * thread that delivered them: PULL, PUSH, SET and SYNC against the rows this node owns, answered
+ * thread that delivered them: PULL, PUSH, SET and REFRESH against the rows this node owns, answered
  * straight to the requester (store access is short and never blocks); LOCALIZE, RELINQUISH,
  * HANDOVER and INTENT, and the rows a request names that are not owned here, go to the
  * {@link Relocator}. Replicas held here never answer other nodes: only an owner does.
@@ -24,6 +24,7 @@ final class RequestServer {
     /** Per thread: the answer being built, a value buffer and the entries not held here. */
     private static final class Scratch {
         final ExpandableArrayBuffer answer = new ExpandableArrayBuffer(1024);
+        final ExpandableArrayBuffer unchanged = new ExpandableArrayBuffer(1024);
         final IntArrayList missing = new IntArrayList();
         float[] values = new float[64];
     }
@@ -53,7 +54,11 @@ final class RequestServer {
         }
         Table table = node.tables().get(message.table());
         switch (message.type()) {
-            case PULL, PUSH, SET, SYNC -> serveRows(message, table);
+            case PULL, PUSH, SET -> serveRows(message, table);
+            // A SYNC pushes, then reads the fresh value: under the relocation lock, which a row is
+            // taken out under, so the read cannot miss (that would apply the push twice).
+            case SYNC -> relocator.forwardOrQueue(message, table, allEntries(message, table));
+            case REFRESH -> serveRefresh(message, table);
             case LOCALIZE -> relocator.onLocalize(message, table);
             case RELINQUISH -> relocator.onRelinquish(message, table);
             case HANDOVER -> relocator.onHandover(peer, message, table);
@@ -72,7 +77,7 @@ final class RequestServer {
         TableStore store = stores[table.id()];
         MessageType type = request.type();
         int entryLength = type.entryLength(valueLength, store.stride());
-        boolean answersValues = type == MessageType.PULL || type == MessageType.SYNC;
+        boolean answersValues = type == MessageType.PULL;
         int answerEntry = answersValues ? Message.INDEX_LENGTH + valueLength * Float.BYTES : Message.INDEX_LENGTH;
         int count = request.count();
         s.answer.checkLimit(Message.HEADER_LENGTH + count * answerEntry);
@@ -82,10 +87,6 @@ final class RequestServer {
         for (int i = 0; i < count; i++) {
             int entry = request.entry(i, entryLength);
             long row = request.rowAt(entry);
-            if (type == MessageType.SYNC) {
-                s.missing.add(entry); // see serveOwned
-                continue;
-            }
             if (type != MessageType.PULL) {
                 request.readFloats(entry + Message.ROW_ENTRY, s.values, 0, valueLength);
             }
@@ -110,10 +111,75 @@ final class RequestServer {
         }
     }
 
+    /** The buffer offsets of every entry of {@code message}. */
+    private IntArrayList allEntries(Message message, Table table) {
+        IntArrayList entries = scratch.get().missing;
+        entries.clear();
+        int entryLength = message.type().entryLength(table.valueLength(), stores[table.id()].stride());
+        for (int i = 0; i < message.count(); i++) {
+            entries.add(message.entry(i, entryLength));
+        }
+        return entries;
+    }
+
     /**
-     * Serves one entry of a row request if this node owns the row: a PULL reads into {@code value},
-     * a PUSH or SET applies {@code update}, a SYNC pushes {@code update} and then reads the fresh
-     * value into {@code value} (which may be the same array).
+     * Answers a REFRESH: rows owned here whose version is the one the replica has with one
+     * UNCHANGED message (versions only), the others with one REFRESHED message (versions and
+     * values); rows not owned here go to the relocator.
+     */
+    private void serveRefresh(Message request, Table table) {
+        Scratch s = scratch.get();
+        int valueLength = table.valueLength();
+        if (s.values.length < valueLength) {
+            s.values = new float[valueLength];
+        }
+        TableStore store = stores[table.id()];
+        int entryLength = MessageType.REFRESH.entryLength(valueLength, 0);
+        int count = request.count();
+        s.answer.checkLimit(Message.HEADER_LENGTH + count * MessageType.REFRESHED.entryLength(valueLength, 0));
+        s.unchanged.checkLimit(Message.HEADER_LENGTH + count * MessageType.UNCHANGED.entryLength(valueLength, 0));
+        s.missing.clear();
+        int refreshedAt = Message.HEADER_LENGTH;
+        int unchangedAt = Message.HEADER_LENGTH;
+        int refreshed = 0;
+        int unchanged = 0;
+        for (int i = 0; i < count; i++) {
+            int entry = request.entry(i, entryLength);
+            long version = store.pullOwnedVersioned(request.rowAt(entry), s.values, 0);
+            if (version < 0) {
+                s.missing.add(entry);
+                continue;
+            }
+            int index = request.intAt(entry + Message.ROW_LENGTH);
+            if (version == request.versionAt(entry + Message.ROW_ENTRY)) {
+                unchangedAt = Message.writeInt(s.unchanged, unchangedAt, index);
+                unchangedAt = Message.writeVersion(s.unchanged, unchangedAt, version);
+                unchanged++;
+            } else {
+                refreshedAt = Message.writeInt(s.answer, refreshedAt, index);
+                refreshedAt = Message.writeVersion(s.answer, refreshedAt, version);
+                refreshedAt = Message.writeFloats(s.answer, refreshedAt, s.values, 0, valueLength);
+                refreshed++;
+            }
+        }
+        int origin = request.origin();
+        if (refreshed > 0) {
+            Message.writeHeader(s.answer, 0, MessageType.REFRESHED, 0, table.id(), refreshed, request.requestId(), origin, 0);
+            node.sendQuietly(origin, s.answer, 0, refreshedAt);
+        }
+        if (unchanged > 0) {
+            Message.writeHeader(s.unchanged, 0, MessageType.UNCHANGED, 0, table.id(), unchanged, request.requestId(),
+                    origin, 0);
+            node.sendQuietly(origin, s.unchanged, 0, unchangedAt);
+        }
+        if (!s.missing.isEmpty()) {
+            relocator.forwardOrQueue(request, table, s.missing);
+        }
+    }
+
+    /**
+     * Serves one entry of a PULL, PUSH or SET if this node owns the row: a PULL reads into
+     * {@code value}, a PUSH or SET applies {@code update}.
      *
      * @return {@code false}, changing nothing, if the row is not owned here
      */
@@ -122,9 +188,6 @@ final class RequestServer {
             case PULL -> store.pullOwned(row, value, 0);
             case PUSH -> store.pushOwned(row, update, 0);
             case SET -> store.setOwned(row, update, 0);
-            // Under the relocation lock only (the Relocator serves SYNCs): a row is taken out under
-            // it, so the pull after a successful push cannot miss, which would apply the push twice.
-            case SYNC -> store.pushOwned(row, update, 0) && store.pullOwned(row, value, 0);
             default -> throw new AssertionError(type);
         };
     }

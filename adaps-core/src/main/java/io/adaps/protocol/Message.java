@@ -24,6 +24,9 @@ import org.agrona.UnsafeApi;
  *  entries by type (L = the table's value length, S = its slot stride: value and rule state):
  *    PULL, LOCALIZE  [ row (i64) | index (i32) ]
  *    PUSH, SET, SYNC [ row (i64) | index (i32) | L x value (f32) ]   SYNC: a replica's summed updates
+ *    REFRESH         [ row (i64) | index (i32) | version the replica has (i64) ]
+ *    REFRESHED       [ index (i32) | version (i64) | L x value (f32) ]
+ *    UNCHANGED       [ index (i32) | version (i64) ]
  *    PULL_REPLY      [ index (i32) | L x value (f32) ]
  *    ACK             [ index (i32) ]
  *    ERROR           one byte of US-ASCII text          aux = failed node + 1 with FLAG_PEER_FAILED
@@ -53,6 +56,8 @@ public final class Message {
     public static final int INDEX_LENGTH = Integer.BYTES;
     /** Bytes of a row id and its index: a PULL or LOCALIZE entry, and the start of every row entry. */
     public static final int ROW_ENTRY = ROW_LENGTH + INDEX_LENGTH;
+    /** Bytes of a row's version (see {@code TableStore.pullOwnedVersioned}). */
+    public static final int VERSION_LENGTH = Long.BYTES;
     /** Bytes of a RELINQUISH entry, and of a HANDOVER entry before its floats. */
     public static final int MOVE_ENTRY = ROW_ENTRY + Integer.BYTES;
     /** ERROR flag: the request failed because the node in {@code aux - 1} failed. */
@@ -175,6 +180,11 @@ public final class Message {
         return buffer.getLong(at, ORDER);
     }
 
+    /** The version (i64) at buffer offset {@code at}. */
+    public long versionAt(int at) {
+        return buffer.getLong(at, ORDER);
+    }
+
     /** The i32 at buffer offset {@code at}: an index or a relocation counter. */
     public int intAt(int at) {
         return buffer.getInt(at, ORDER);
@@ -224,6 +234,12 @@ public final class Message {
     public static int writeRow(MutableDirectBuffer buffer, int at, long row) {
         buffer.putLong(at, row, ORDER);
         return at + ROW_LENGTH;
+    }
+
+    /** Writes a version at {@code at}; returns the offset after it. */
+    public static int writeVersion(MutableDirectBuffer buffer, int at, long version) {
+        buffer.putLong(at, version, ORDER);
+        return at + VERSION_LENGTH;
     }
 
     /** Writes an i32 (an index or a counter) at {@code at}; returns the offset after it. */

@@ -31,8 +31,8 @@ public enum MessageType {
     /** Values and update-rule state of rows moving to the receiver. */
     HANDOVER(12),
     /**
-     * A replica's accumulated updates for rows, handed to the owner's update rule; answered, like
-     * a {@link #PULL}, by {@link #PULL_REPLY}s with the rows' fresh values.
+     * A replica's accumulated updates for rows, handed to the owner's update rule; answered by
+     * {@link #REFRESHED} with the rows' fresh values.
      */
     SYNC(13),
     /**
@@ -45,9 +45,18 @@ public enum MessageType {
      * ({@link Message#FLAG_RELOCATE}) or replicate them ({@link Message#FLAG_REPLICATE}). Each
      * entry's index field names the rows' owner.
      */
-    PLACEMENT(15);
+    PLACEMENT(15),
+    /**
+     * A replica asks for the rows' values if they changed since the version it has; answered by
+     * {@link #REFRESHED} or, for rows whose version is the same, {@link #UNCHANGED}.
+     */
+    REFRESH(16),
+    /** Fresh values of rows of a {@link #SYNC} or {@link #REFRESH}, each with its version. */
+    REFRESHED(17),
+    /** Rows of a {@link #REFRESH} that did not change: only their version. */
+    UNCHANGED(18);
 
-    private static final MessageType[] BY_CODE = new MessageType[16];
+    private static final MessageType[] BY_CODE = new MessageType[32];
 
     static {
         for (MessageType type : values()) {
@@ -69,7 +78,7 @@ public enum MessageType {
 
     /** Whether this type asks the holder of rows to do something with them (and may be forwarded). */
     public boolean isRowRequest() {
-        return this == PULL || this == PUSH || this == SET || this == SYNC;
+        return this == PULL || this == PUSH || this == SET || this == SYNC || this == REFRESH;
     }
 
     /** Bytes of one body entry for a table of value length {@code l} and slot stride {@code s}. */
@@ -78,6 +87,9 @@ public enum MessageType {
             case PULL, LOCALIZE, INTENT, PLACEMENT -> Message.ROW_ENTRY;
             case PUSH, SET, SYNC -> Message.ROW_ENTRY + l * Float.BYTES;
             case PULL_REPLY -> Message.INDEX_LENGTH + l * Float.BYTES;
+            case REFRESH -> Message.ROW_ENTRY + Message.VERSION_LENGTH;
+            case REFRESHED -> Message.INDEX_LENGTH + Message.VERSION_LENGTH + l * Float.BYTES;
+            case UNCHANGED -> Message.INDEX_LENGTH + Message.VERSION_LENGTH;
             case ACK -> Message.INDEX_LENGTH;
             case ERROR -> 1;
             case RELINQUISH -> Message.MOVE_ENTRY;

@@ -158,6 +158,14 @@ final class SlotSlab {
      * Returns {@code false} (with {@code dst} overwritten) if the slot no longer holds the row.
      */
     boolean read(int slot, int row, float[] dst, int dstOffset) {
+        return readVersioned(slot, row, dst, dstOffset) >= 0;
+    }
+
+    /**
+     * {@link #read}, returning the (even) sequence number of the state read, which counts the
+     * slot's writes: its version; -1 if the slot no longer holds the row.
+     */
+    int readVersioned(int slot, int row, float[] dst, int dstOffset) {
         float[] chunk = values[slot >>> shift];
         int[] lock = locks[slot >>> shift];
         int i = slot & mask;
@@ -170,7 +178,7 @@ final class SlotSlab {
                 int held = lock[seq + 1];
                 VarHandle.acquireFence();
                 if ((int) SEQ.getAcquire(lock, seq) == before) {
-                    return held == row;
+                    return held == row ? before & Integer.MAX_VALUE : -1;
                 }
             }
             backOff(spins);

@@ -69,15 +69,38 @@ public final class TableStore {
      * push to it but do not read it until its first {@link #refreshReplica}.
      */
     private final byte[] pending;
+    /**
+     * Per owned slot: which install of this store put its row there. With the slot's sequence
+     * number (its count of writes) it makes the row's version here ({@link #pullOwnedVersioned}),
+     * which a slot reused for the same row later can never repeat.
+     */
+    private final int[] stamps;
+    private int installs;
+    private final int stampNode;
+    private final int stampNodes;
+    /** Per row held as a replica: the owner's version it was last refreshed to, or -1. */
+    private final long[] knownVersions;
 
     /** Creates an empty store for {@code spec}; no row is held until {@link #allocate} is called. */
     public TableStore(TableSpec spec) {
+        this(spec, 0, 1);
+    }
+
+    /**
+     * As {@link #TableStore(TableSpec)}, for node {@code node} of {@code nodes}: the versions of
+     * rows owned here ({@link #pullOwnedVersioned}) then never equal those of another node's store.
+     */
+    public TableStore(TableSpec spec, int node, int nodes) {
         this.spec = spec;
+        this.stampNode = node;
+        this.stampNodes = nodes;
         this.rule = spec.updateRule();
         this.initializer = spec.initializer();
         int rows = Math.toIntExact(spec.rows());
         this.index = new int[rows];
         this.pending = new byte[rows];
+        this.stamps = new int[rows];
+        this.knownVersions = new long[rows];
         Arrays.fill(index, ABSENT);
         int stateLength = rule.stateLength(spec.valueLength());
         this.owned = new SlotSlab(spec.valueLength(), stateLength, rows);
@@ -127,6 +150,7 @@ public final class TableStore {
         checkNotHeld(r, "a row not held here");
         int slot = owned.allocate();
         owned.install(slot, r, initializer, src, srcOffset);
+        stamps[slot] = (++installs * stampNodes + stampNode) & Integer.MAX_VALUE;
         INDEX.setRelease(index, r, slot);
     }
 
@@ -144,13 +168,19 @@ public final class TableStore {
             return false;
         }
         PENDING.setVolatile(pending, r, (byte) 1);
+        knownVersions[r] = -1;
         int slot = replicas.allocate();
         replicas.install(slot, r, initializer, new float[spec.valueLength()], 0);
         INDEX.setRelease(index, r, -2 - slot);
         return true;
     }
 
-    /** Whether {@code row} is a pending replica here: held, but not fetched from its owner yet. */
+    /**
+     * Whether {@code row} is a pending replica here: held but not fetched from its owner yet, or
+     * dropped while its last delta is on its way to the owner ({@link #drained}). Workers do not
+     * read it here, nor from the owner, until this is over, so that they always read their own
+     * writes.
+     */
     public boolean isPendingReplica(long row) {
         return (byte) PENDING.getVolatile(pending, (int) row) != 0;
     }
@@ -166,6 +196,8 @@ public final class TableStore {
     public synchronized void installReplica(long row, float[] value, int valueOffset) {
         int r = (int) row;
         checkNotHeld(r, "a row not held here");
+        knownVersions[r] = -1;
+        PENDING.setVolatile(pending, r, (byte) 0);
         int slot = replicas.allocate();
         replicas.install(slot, r, initializer, value, valueOffset);
         INDEX.setRelease(index, r, -2 - slot);
@@ -203,7 +235,7 @@ public final class TableStore {
      * (which from then on return {@code false}), and copies its pending delta (the updates pushed
      * since the last {@link #snapshotDelta}; the table's value length) to {@code deltaDst} unless
      * it is {@code null}. The slot is reused by later replicas. Use {@link #isZero} to skip an
-     * all-zero delta.
+     * all-zero delta. The row then drains ({@link #isPendingReplica}) until {@link #drained}.
      *
      * @return whether the row was held here as a replica (if not, {@code deltaDst} is untouched)
      */
@@ -219,7 +251,8 @@ public final class TableStore {
             replicas.copyDelta(slot, deltaDst, dstOffset);
         }
         INDEX.setRelease(index, r, ABSENT);
-        PENDING.setVolatile(pending, r, (byte) 0);
+        // Draining: its delta is on its way to the owner; reads wait for it (see isPendingReplica).
+        PENDING.setVolatile(pending, r, (byte) 1);
         replicas.unlockEmptied(slot, locked);
         replicas.free(slot);
         return true;
@@ -252,6 +285,7 @@ public final class TableStore {
         replicas.copyDelta(replica, promotedDelta, 0);
         int slot = owned.allocate();
         owned.install(slot, r, initializer, src, srcOffset);
+        stamps[slot] = (++installs * stampNodes + stampNode) & Integer.MAX_VALUE;
         if (!isZero(promotedDelta, 0, promotedDelta.length)) {
             owned.update(slot, r, rule, promotedDelta, 0);
         }
@@ -292,7 +326,16 @@ public final class TableStore {
      * @return {@code false}, changing nothing, if the row is not held here as a replica
      */
     public boolean refreshReplica(long row, float[] fresh, int freshOffset) {
+        return refreshReplica(row, fresh, freshOffset, -1);
+    }
+
+    /**
+     * {@link #refreshReplica(long, float[], int)} to the owner's value of version {@code version}
+     * (see {@link #pullOwnedVersioned}), which the replica remembers ({@link #knownVersion}).
+     */
+    public boolean refreshReplica(long row, float[] fresh, int freshOffset, long version) {
         int r = (int) row;
+        knownVersions[r] = version;
         for (int entry = (int) INDEX.getAcquire(index, r), seen = ABSENT; entry < ABSENT && entry != seen; ) {
             if (replicas.refresh(-2 - entry, r, fresh, freshOffset)) {
                 PENDING.setVolatile(pending, r, (byte) 0);
@@ -302,6 +345,47 @@ public final class TableStore {
             entry = (int) INDEX.getAcquire(index, r);
         }
         return false;
+    }
+
+    /** Ends the draining of the dropped replica {@code row}: its last delta reached the owner (or failed to). */
+    public void drained(long row) {
+        PENDING.setVolatile(pending, (int) row, (byte) 0);
+    }
+
+    /**
+     * The owner's version that the replica {@code row} was last refreshed to, or -1 (never, or not
+     * a replica). A replica may skip a refresh while its owner's version has not changed.
+     */
+    public long knownVersion(long row) {
+        return knownVersions[(int) row];
+    }
+
+    /**
+     * Records that the replica {@code row} has the owner's value of {@code version} without a
+     * refresh: the owner answered that nothing changed since the version it had.
+     */
+    public void confirmReplica(long row, long version) {
+        knownVersions[(int) row] = version;
+    }
+
+    /**
+     * {@link #pullOwned}, returning the row's version here: it changes with every write to the row
+     * and with every install (a row that left and came back has a new one), so equal versions mean
+     * an equal value. {@code -1} if the row is not owned here.
+     */
+    public long pullOwnedVersioned(long row, float[] dst, int dstOffset) {
+        int r = (int) row;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            int entry = (int) INDEX.getAcquire(index, r);
+            if (entry < 0) {
+                return -1;
+            }
+            int sequence = owned.readVersioned(entry, r, dst, dstOffset);
+            if (sequence >= 0) {
+                return (long) stamps[entry] << 32 | sequence;
+            }
+        }
+        return -1;
     }
 
     /** Whether {@code row} is held here, owned or as a replica. */
