@@ -3,8 +3,6 @@ package io.adaps.examples.cluster;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.NodeMetrics;
@@ -36,7 +34,7 @@ import io.adaps.api.Worker;
  * </pre>
  * then passes a last barrier (so that no node leaves while another still pulls) and exits 0. A
  * worker that fails prints {@code FAILURE of worker W: ...} to stderr at once; the node then exits
- * 1 with the stack trace on stderr.
+ * 1 with the stack trace on stderr ({@link ChildMain#runWorkers}).
  */
 public final class RelocationNode {
     static final String TABLE = "contended";
@@ -45,8 +43,6 @@ public final class RelocationNode {
     static final int WORKERS = 2;
     static final int OPERATIONS = 3_000;
     static final int MAX_IDS = 4;
-    /** Starts the line a worker prints to stderr as soon as it fails. */
-    static final String FAILURE = "FAILURE";
     private static final long WORKER_SECONDS = 45;
 
     private RelocationNode() {
@@ -71,39 +67,12 @@ public final class RelocationNode {
                 .barrierTimeout(Duration.ofSeconds(40))
                 .build()) {
             node.barrier(); // every node is up: the workers of all nodes start together
-            AtomicReferenceArray<Object> results = new AtomicReferenceArray<>(WORKERS);
-            Thread[] threads = new Thread[WORKERS];
-            for (int w = 0; w < WORKERS; w++) {
-                Worker worker = node.worker();
-                int index = w;
-                long seed = node.nodeId() * 1_000L + w;
-                threads[w] = new Thread(() -> {
-                    try {
-                        results.set(index, work(node.nodeId(), worker, seed));
-                    } catch (Throwable e) {
-                        // At once, before the node closes: the test orders the nodes' failures by this line.
-                        System.err.println(FAILURE + " of worker " + index + ": " + e);
-                        results.set(index, e);
-                    }
-                }, "relocation-worker-" + w);
-                threads[w].start();
-            }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WORKER_SECONDS);
             long pushed = 0;
             long pullsChecked = 0;
             long localizeCalls = 0;
-            for (int w = 0; w < WORKERS; w++) {
-                threads[w].join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-                if (threads[w].isAlive()) {
-                    throw new IllegalStateException("worker " + w + " of node " + node.nodeId() + " did not finish within "
-                            + WORKER_SECONDS + " s; its stack:\n" + stack(threads[w]));
-                }
-                Object result = results.get(w);
-                if (result instanceof Throwable failure) {
-                    throw new IllegalStateException("worker " + w + " of node " + node.nodeId() + " failed: " + failure,
-                            failure);
-                }
-                Counts counts = (Counts) result;
+            for (Counts counts : ChildMain.runWorkers(node, WORKERS, "relocation-worker",
+                    Duration.ofSeconds(WORKER_SECONDS),
+                    (w, worker) -> work(node.nodeId(), worker, node.nodeId() * 1_000L + w))) {
                 pushed += counts.pushed();
                 pullsChecked += counts.pullsChecked();
                 localizeCalls += counts.localizeCalls();
@@ -203,17 +172,7 @@ public final class RelocationNode {
 
     /** The count in the value at {@code offset}: all components equal and a whole number >= 0. */
     private static long wholeCount(float[] values, int offset, int row) {
-        float first = values[offset];
-        for (int i = 1; i < VALUE_LENGTH; i++) {
-            if (values[offset + i] != first) {
-                throw new IllegalStateException("row " + row + " pulled torn: "
-                        + Arrays.toString(Arrays.copyOfRange(values, offset, offset + VALUE_LENGTH)));
-            }
-        }
-        if (first != Math.rint(first) || first < 0) {
-            throw new IllegalStateException("row " + row + " pulled " + first + " (expected a whole count >= 0)");
-        }
-        return (long) first;
+        return ChildMain.wholeCount(values, offset, VALUE_LENGTH, row);
     }
 
     /** Pulls every row with a fresh worker, checks each value, and returns the sum of the counts. */
@@ -227,13 +186,5 @@ public final class RelocationNode {
             sum += wholeCount(values, row * VALUE_LENGTH, row);
         }
         return sum;
-    }
-
-    private static String stack(Thread thread) {
-        StringBuilder text = new StringBuilder();
-        for (StackTraceElement element : thread.getStackTrace()) {
-            text.append("    at ").append(element).append('\n');
-        }
-        return text.toString();
     }
 }
