@@ -6,14 +6,20 @@ Usage:
     python3 adaps-bench/report.py remote.json [more.json ...] > report.md
 
 Pairs, within one benchmark class: X with rawX or plainX (RemoteAccessBenchmark pull/rawPull,
-LocalAccessBenchmark pull/plainPull, MessageCodecBenchmark encode/plainEncode, ...) and
-MfEpochBenchmark adaps/plainArrays. One table per pair and mode, one row per parameter combination
-(and JMH thread count), with the ratio AdaPS / baseline:
+LocalAccessBenchmark pull/plainPull, MessageCodecBenchmark encode/plainEncode, ...) and the
+explicit pairs of EXPLICIT_PAIRS (MfEpochBenchmark adaps/plainArrays, ReplicaAccessBenchmark
+pullReplica/pullOwned and pushReplica/pushOwned, SyncRoundBenchmark pushThenSync/refreshOnly, ...).
+One table per pair and mode, one row per parameter combination (and JMH thread count), with the
+ratio subject / baseline:
 
 * throughput: operations per second, values per second (ops/s * batch) where `batch` is a
   parameter, MB/s of values (ops/s * batch * valueLength * 4 / 2^20) where `valueLength` is too;
 * sample time: p50 and p99;
 * single-shot and average time: the mean.
+
+Where `replicas` is a parameter (SyncRoundBenchmark: one operation is one synchronization round of
+that many replicas), each side also gets its time per replica (the mean, or p50 and p99, divided by
+`replicas`), or replicas per second in throughput mode.
 
 Methods without a partner get a table of their own. Standard library only.
 """
@@ -26,7 +32,9 @@ from collections import OrderedDict
 
 BASELINE_PREFIXES = ("raw", "plain")
 EXPLICIT_PAIRS = {"MfEpochBenchmark": [("adaps", "plainArrays")],
-                  "RelocationForwardingBenchmark": [("pullForwarded", "pullAtHome")]}
+                  "RelocationForwardingBenchmark": [("pullForwarded", "pullAtHome")],
+                  "ReplicaAccessBenchmark": [("pullReplica", "pullOwned"), ("pushReplica", "pushOwned")],
+                  "SyncRoundBenchmark": [("pushThenSync", "refreshOnly")]}
 MODE_NAMES = {"thrpt": "throughput", "sample": "sample time", "ss": "single-shot time", "avgt": "average time"}
 PER_SECOND = {"s": 1.0, "ms": 1e3, "us": 1e6, "ns": 1e9, "min": 1 / 60.0}
 MEBIBYTE = float(1 << 20)
@@ -154,6 +162,18 @@ def values_per_op(params):
     return float(params["batch"]) if "batch" in params else None
 
 
+def replicas_per_op(params):
+    """Replicas synchronized per operation (one round of SyncRoundBenchmark), if that is a parameter."""
+    return float(params["replicas"]) if "replicas" in params else None
+
+
+def per_replica(value, params):
+    count = replicas_per_op(params)
+    if value is None or count is None or count == 0:
+        return None
+    return value / count
+
+
 def mebibytes_per_op(params):
     if "batch" in params and "valueLength" in params:
         return float(params["batch"]) * float(params["valueLength"]) * 4 / MEBIBYTE
@@ -163,7 +183,7 @@ def mebibytes_per_op(params):
 def throughput_columns(result, params):
     """Cells for one side of a throughput row: ops/s, values/s and MB/s where they apply."""
     cells = [with_error(result)]
-    per_op = [f for f in (values_per_op(params), mebibytes_per_op(params)) if f is not None]
+    per_op = [f for f in (values_per_op(params), mebibytes_per_op(params), replicas_per_op(params)) if f is not None]
     for factor in per_op:
         cells.append("–" if result is None else fmt(result.per_second() * factor))
     return cells
@@ -175,6 +195,8 @@ def throughput_header(name, params):
         header.append(f"{name} values/s")
     if mebibytes_per_op(params) is not None:
         header.append(f"{name} MB/s")
+    if replicas_per_op(params) is not None:
+        header.append(f"{name} replicas/s")
     return header
 
 
@@ -183,13 +205,18 @@ def table(layout, methods, mode, rows):
     some_params = dict(next(iter(rows))[1])
     header = layout.header()
     unit = next(r for row in rows.values() for r in row.values()).unit
+    replica_unit = unit.split("/")[0] + "/replica"
     for m in methods:
         if mode == "thrpt":
             header += throughput_header(m, some_params)
         elif mode == "sample":
             header += [f"{m} p50 ({unit})", f"{m} p99 ({unit})"]
+            if replicas_per_op(some_params) is not None:
+                header += [f"{m} p50 per replica ({replica_unit})", f"{m} p99 per replica ({replica_unit})"]
         else:
             header += [f"{m} mean ({unit})"]
+            if replicas_per_op(some_params) is not None:
+                header += [f"{m} mean per replica ({replica_unit})"]
     if len(methods) == 2:
         header += ["ratio p50", "ratio p99"] if mode == "sample" else ["ratio"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -202,9 +229,14 @@ def table(layout, methods, mode, rows):
             if mode == "thrpt":
                 cells += throughput_columns(r, params)
             elif mode == "sample":
-                cells += [fmt(r.percentiles.get(50.0)) if r else "–", fmt(r.percentiles.get(99.0)) if r else "–"]
+                percentiles = [r.percentiles.get(p) if r else None for p in (50.0, 99.0)]
+                cells += [fmt(p) if p is not None else "–" for p in percentiles]
+                if replicas_per_op(some_params) is not None:
+                    cells += [fmt(per_replica(p, params)) if p is not None else "–" for p in percentiles]
             else:
                 cells += [with_error(r)]
+                if replicas_per_op(some_params) is not None:
+                    cells += [fmt(per_replica(r.score if r else None, params))]
         if len(methods) == 2:
             a, b = row.get(methods[0]), row.get(methods[1])
             if mode == "sample":
@@ -215,13 +247,20 @@ def table(layout, methods, mode, rows):
     return lines
 
 
-def notes(methods, mode):
+def notes(methods, mode, params, subject="AdaPS"):
+    """The note under a table; `subject` names the first method of a pair (AdaPS against a baseline
+    outside the library, else the method itself)."""
     text = []
     if len(methods) == 2:
-        better = "above 1 means AdaPS is faster" if mode == "thrpt" else "above 1 means AdaPS takes longer"
+        better = f"above 1 means {subject} is faster" if mode == "thrpt" else f"above 1 means {subject} takes longer"
         text.append(f"Ratio = {methods[0]} / {methods[1]} ({better}).")
     if mode == "thrpt":
-        text.append("values/s = ops/s × batch; MB/s = values/s × valueLength × 4 / 2^20 (value bytes only).")
+        if values_per_op(params) is not None:
+            text.append("values/s = ops/s × batch; MB/s = values/s × valueLength × 4 / 2^20 (value bytes only).")
+        if replicas_per_op(params) is not None:
+            text.append("replicas/s = ops/s × replicas.")
+    elif replicas_per_op(params) is not None:
+        text.append("One operation is one synchronization round; per replica = time per round / replicas.")
     return " ".join(text)
 
 
@@ -253,6 +292,7 @@ def report(classes):
         for (method, mode, key), result in results.items():
             by_method.setdefault(method, OrderedDict()).setdefault(mode, OrderedDict())[key] = result
         found, alone = pairs(cls, list(by_method))
+        explicit = set(EXPLICIT_PAIRS.get(cls.rsplit(".", 1)[-1], []))
         out.append(f"## {cls.rsplit('.', 1)[-1]}")
         out.append("")
         if layout.fixed:
@@ -265,7 +305,9 @@ def report(classes):
                 out.append(f"### {' vs '.join(methods)} ({MODE_NAMES.get(mode, mode)})")
                 out.append("")
                 out.extend(table(layout, methods, mode, rows))
-                note = notes(methods, mode)
+                params = dict(next(iter(rows))[1])
+                subject = methods[0] if tuple(methods) in explicit else "AdaPS"
+                note = notes(methods, mode, params, subject)
                 if note:
                     out.append("")
                     out.append(note)

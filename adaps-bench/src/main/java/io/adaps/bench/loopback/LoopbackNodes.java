@@ -17,9 +17,11 @@ import io.adaps.transport.netty.NettyTransport;
 
 /**
  * {@code n} AdaPS nodes in this JVM, for the benchmarks that need a cluster, connected over loopback TCP by the real Netty transport (each
- * node with its own {@link NettyTransport} and its default single I/O thread), with relocation on
- * ({@link Technique#RELOCATION_ONLY}). One table, range partitioned: node {@code i} is home of the
- * {@code i}-th block of {@code ceil(rows / n)} rows ({@link #firstRowOf}).
+ * node with its own {@link NettyTransport} and its default single I/O thread), all with the same
+ * {@link Technique}: relocation ({@link Technique#RELOCATION_ONLY}) unless the caller chooses
+ * another. One table, range partitioned: node {@code i} is home of the {@code i}-th block of
+ * {@code ceil(rows / n)} rows ({@link #firstRowOf}). Under {@link Technique#FULL_REPLICATION},
+ * node {@code i} therefore holds a replica of every row outside its block from the start.
  */
 public final class LoopbackNodes implements AutoCloseable {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
@@ -36,6 +38,11 @@ public final class LoopbackNodes implements AutoCloseable {
      * peer has connected. If one fails, the others are closed and the first failure is thrown.
      */
     public static LoopbackNodes start(int n, TableSpec table) {
+        return start(n, table, Technique.RELOCATION_ONLY);
+    }
+
+    /** As {@link #start(int, TableSpec)}, with every node running {@code technique}. */
+    public static LoopbackNodes start(int n, TableSpec table, Technique technique) {
         int[] ports = freePorts(n);
         List<String> peers = new ArrayList<>(n);
         for (int port : ports) {
@@ -44,7 +51,7 @@ public final class LoopbackNodes implements AutoCloseable {
         List<CompletableFuture<AdaPS>> starting = new ArrayList<>(n);
         for (int node = 0; node < n; node++) {
             int id = node;
-            starting.add(CompletableFuture.supplyAsync(() -> build(id, peers, table),
+            starting.add(CompletableFuture.supplyAsync(() -> build(id, peers, table, technique),
                     task -> new Thread(task, "start-node-" + id).start()));
         }
         List<AdaPS> started = new ArrayList<>(n);
@@ -56,11 +63,11 @@ public final class LoopbackNodes implements AutoCloseable {
         return new LoopbackNodes(List.copyOf(started));
     }
 
-    private static AdaPS build(int nodeId, List<String> peers, TableSpec table) {
+    private static AdaPS build(int nodeId, List<String> peers, TableSpec table, Technique technique) {
         return AdaPS.builder()
                 .table(table)
                 .partitioning(Partitioning.RANGE)
-                .technique(Technique.RELOCATION_ONLY)
+                .technique(technique)
                 .transport(new NettyTransport())
                 .nodeId(nodeId)
                 .peers(peers)
