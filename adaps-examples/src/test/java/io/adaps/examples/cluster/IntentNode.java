@@ -115,7 +115,7 @@ public final class IntentNode {
             long started = System.nanoTime();
             long[] pushed = new long[ROWS];
             for (long[] counts : ChildMain.runWorkers(node, WORKERS, "intent-worker", WORKER_TIMEOUT,
-                    (w, worker) -> work(node.nodeId(), w, worker, seed))) {
+                    (w, worker) -> work(node.nodeId(), w, worker, seed, !technique.replicates()))) {
                 Arrays.setAll(pushed, key -> pushed[key] + counts[key]);
             }
             System.out.printf("workers done in %d ms%n", (System.nanoTime() - started) / 1_000_000);
@@ -141,8 +141,13 @@ public final class IntentNode {
         }
     }
 
-    /** Runs one worker's schedule; returns its pushes per key. */
-    private static long[] work(int nodeId, int w, Worker worker, long seed) {
+    /**
+     * Runs one worker's schedule; returns its pushes per key. Every pull must include the worker's
+     * own pushes (read-your-writes); with {@code monotonic} (no replicas: per-key sequential
+     * consistency) also every value it saw before. A replica may lag behind a value read from the
+     * owner just before the replica was created, until its next refresh.
+     */
+    private static long[] work(int nodeId, int w, Worker worker, long seed, boolean monotonic) {
         long workerSeed = seed * 1_000_003L + nodeId * WORKERS + w;
         SplittableRandom random = new SplittableRandom(workerSeed);
         long[][] schedule = new long[CLOCKS + LOOKAHEAD][KEYS_PER_CLOCK];
@@ -179,10 +184,11 @@ public final class IntentNode {
                 for (int i = 0; i < KEYS_PER_CLOCK; i++) {
                     int key = (int) keys[i];
                     long count = ChildMain.wholeCount(values, i * VALUE_LENGTH, VALUE_LENGTH, key);
-                    long least = lastSeen[key] + ownSince[key];
+                    long least = monotonic ? lastSeen[key] + ownSince[key] : pushes[(int) key];
                     if (count < least) {
                         throw new IllegalStateException("key " + key + " pulled " + count + " (expected >= " + least
-                                + " = " + lastSeen[key] + " seen before + " + ownSince[key] + " own pushes since)");
+                                + (monotonic ? " = " + lastSeen[key] + " seen before + " + ownSince[key]
+                                + " own pushes since)" : ", its own pushes)"));
                     }
                     seenNow[i] = count;
                 }
