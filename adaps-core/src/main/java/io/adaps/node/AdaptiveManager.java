@@ -41,10 +41,11 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  *       active intent.</li>
  *   <li>When a key becomes active, the manager tells the key's home; when it becomes inactive,
  *       too (INTENT messages, batched), but only after it has lingered inactive for two action
- *       windows (within {@value #MIN_LINGER_MILLIS}..{@value #MAX_LINGER_MILLIS} ms). Keys used
- *       in every other mini-batch, the tail of a skewed distribution, would otherwise be
- *       replicated, dropped and moved over and over; a key that becomes active again while it
- *       lingers costs nothing. The home knows which nodes have intent, and decides with
+ *       windows, and at least {@value #MIN_LINGER_MILLIS} ms (at most {@value #MAX_LINGER_MILLIS}
+ *       ms). Keys used in every other mini-batch (the tail of a skewed distribution), or again
+ *       after a pause (an evaluation between epochs), would otherwise be replicated, dropped and
+ *       moved over and over, and every new replica stalls its first read for a round; an idle
+ *       replica costs only its version in each round (the owner answers UNCHANGED). The home knows which nodes have intent, and decides with
  *       the rule of {@link io.adaps.intent.HomeIntents}: intent on exactly one node: relocate the
  *       key there; concurrent intent on several: replicate it there; none: leave it. It answers
  *       with PLACEMENT messages, which the manager carries out: a relocation is an ordinary
@@ -72,8 +73,8 @@ final class AdaptiveManager implements IntentTracker.Listener {
     static final int ROUND_INTERVAL_MICROS = 1000;
     /** The largest share of the manager thread's time that synchronization rounds take. */
     static final double SYNC_SHARE = 0.25;
-    static final int MIN_LINGER_MILLIS = 5;
-    static final int MAX_LINGER_MILLIS = 500;
+    static final int MIN_LINGER_MILLIS = 1000;
+    static final int MAX_LINGER_MILLIS = 5000;
     private static final int IDLE_PARK_MILLIS = 20;
     /** The most workers of one node that may signal intent. */
     static final int MAX_SIGNALLING_WORKERS = 256;
@@ -305,7 +306,7 @@ final class AdaptiveManager implements IntentTracker.Listener {
 
     /**
      * How long a key lingers after its intent ended: two action windows of the workers' clocks,
-     * within [{@value #MIN_LINGER_MILLIS} ms, {@value #MAX_LINGER_MILLIS} ms].
+     * within [{@value #MIN_LINGER_MILLIS} ms, {@value #MAX_LINGER_MILLIS} ms] (see the class comment).
      */
     private long lingerNanos() {
         double clocksPerSecond = window.clocksPerSecond();

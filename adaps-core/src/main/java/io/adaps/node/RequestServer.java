@@ -69,11 +69,8 @@ final class RequestServer {
 
     /** Applies the rows held here and answers them; hands the others to the relocator. */
     private void serveRows(Message request, Table table) {
-        Scratch s = scratch.get();
+        Scratch s = scratch(table);
         int valueLength = table.valueLength();
-        if (s.values.length < valueLength) {
-            s.values = new float[valueLength];
-        }
         TableStore store = stores[table.id()];
         MessageType type = request.type();
         int entryLength = type.entryLength(valueLength, store.stride());
@@ -111,6 +108,15 @@ final class RequestServer {
         }
     }
 
+    /** This thread's scratch, with room for a value of {@code table}. */
+    private Scratch scratch(Table table) {
+        Scratch s = scratch.get();
+        if (s.values.length < table.valueLength()) {
+            s.values = new float[table.valueLength()];
+        }
+        return s;
+    }
+
     /** The buffer offsets of every entry of {@code message}. */
     private IntArrayList allEntries(Message message, Table table) {
         IntArrayList entries = scratch.get().missing;
@@ -128,11 +134,8 @@ final class RequestServer {
      * values); rows not owned here go to the relocator.
      */
     private void serveRefresh(Message request, Table table) {
-        Scratch s = scratch.get();
+        Scratch s = scratch(table);
         int valueLength = table.valueLength();
-        if (s.values.length < valueLength) {
-            s.values = new float[valueLength];
-        }
         TableStore store = stores[table.id()];
         int entryLength = MessageType.REFRESH.entryLength(valueLength, 0);
         int count = request.count();
