@@ -79,6 +79,16 @@ class BuilderValidationTest {
     }
 
     @Test
+    void techniquesThatSignalIntentAllowAtMost64Nodes() {
+        java.util.List<String> peers = java.util.stream.IntStream.range(0, 65).mapToObj(i -> "h:" + (i + 1)).toList();
+        AdaPS.Builder builder = AdaPS.builder().nodeId(0).peers(peers).table(TableSpec.of("t", 10, 1));
+        assertThatThrownBy(builder::build)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("technique=ADAPTIVE with 65 nodes (expected at most 64 nodes, or technique STATIC or "
+                        + "FULL_REPLICATION)");
+    }
+
+    @Test
     void clusterSettingsAndEnvironment() {
         AdaPS.Builder builder = AdaPS.builder().table(TableSpec.of("t", 4, 1));
         assertThatThrownBy(() -> builder.fromEnvironment(java.util.Map.of("ADAPS_NODE_ID", "one")))
