@@ -40,6 +40,12 @@ abstract class Connection extends ChannelInboundHandlerAdapter implements FrameL
     private final Runnable drainTask = this::drain;
     private final long livenessPeriodNanos;
     private final long failureTimeoutNanos;
+    /**
+     * How long a connection may wait for the peer's handshake: as long as a node may take to
+     * connect, not only the failure timeout, since a peer whose JVM is still starting (several on
+     * a small machine) is slow, not dead.
+     */
+    private final long handshakeTimeoutNanos;
     private ChannelHandlerContext ctx;
     private Peer peer;
     private ScheduledFuture<?> liveness;
@@ -51,6 +57,7 @@ abstract class Connection extends ChannelInboundHandlerAdapter implements FrameL
         this.cluster = cluster;
         this.livenessPeriodNanos = cluster.config().heartbeatInterval().toNanos() / 2;
         this.failureTimeoutNanos = cluster.config().failureTimeout().toNanos();
+        this.handshakeTimeoutNanos = Math.max(failureTimeoutNanos, cluster.config().connectTimeout().toNanos());
     }
 
     /** A frame that arrived before the handshake completed. */
@@ -190,7 +197,7 @@ abstract class Connection extends ChannelInboundHandlerAdapter implements FrameL
     private void checkLiveness() {
         long now = System.nanoTime();
         long silentNanos = now - lastReadNanos;
-        if (silentNanos > failureTimeoutNanos) {
+        if (silentNanos > (peer == null ? handshakeTimeoutNanos : failureTimeoutNanos)) {
             String reason = (peer == null ? "no handshake for " : "no heartbeat for ")
                     + TimeUnit.NANOSECONDS.toMillis(silentNanos) + " ms";
             LOG.warn("{}: closing the connection {}: {}", cluster.self(), describe(), reason);
