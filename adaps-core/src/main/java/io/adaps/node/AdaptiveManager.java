@@ -245,6 +245,7 @@ final class AdaptiveManager implements IntentTracker.Listener {
         letGo(now);
         announce(started, 0);
         announce(ended, Message.FLAG_INTENT_ENDS);
+        node.relocator().releaseDeferredIntents(now);
         applyPlacements();
         observeLocalizes();
         if (sync.due() && (sync.requestedNow() || now - nextRound >= 0)) {

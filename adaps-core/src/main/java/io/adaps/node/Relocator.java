@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -67,6 +68,8 @@ final class Relocator {
     private static final Logger LOG = LoggerFactory.getLogger(Relocator.class);
     /** Forwarding hops after which a request fails: far more than any legitimate chase needs. */
     static final int MAX_HOPS = 64;
+    /** How long the home waits for other nodes' intents before it moves a key to the first one. */
+    static final int DECISION_DELAY_MILLIS = 50;
 
     /**
      * A request entry (PULL, PUSH, SET) or a RELINQUISH instruction that waits for its row.
@@ -109,7 +112,9 @@ final class Relocator {
         this.stores = stores;
         this.locations = locations;
         this.directory = new Directory(node.nodeId(), stores.length);
-        this.intents = new HomeIntents(Math.min(node.clusterSize(), HomeIntents.MAX_NODES));
+        // Only a node with a manager thread releases deferred relocations.
+        this.intents = new HomeIntents(Math.min(node.clusterSize(), HomeIntents.MAX_NODES),
+                node.config().technique() == Technique.STATIC ? 0 : TimeUnit.MILLISECONDS.toNanos(DECISION_DELAY_MILLIS));
         int stride = 0;
         for (TableStore store : stores) {
             stride = Math.max(stride, store.stride());
@@ -490,27 +495,44 @@ final class Relocator {
         boolean ends = (intent.flags() & Message.FLAG_INTENT_ENDS) != 0;
         Technique technique = Technique.values()[intent.aux()];
         boolean accumulates = table.spec().updateRule().accumulates();
+        long now = System.nanoTime();
         Outbound out = acquireOutbound();
         lock.lock();
         try {
             for (int i = 0; i < intent.count(); i++) {
                 long row = intent.rowAt(intent.entry(i, Message.ROW_ENTRY));
-                int owner = directory.owner(table.id(), row);
-                int decision = intents.onIntent(key(table.id(), row), origin, technique, ends, owner, accumulates);
-                int action = HomeIntents.action(decision);
-                if (action != HomeIntents.NONE) {
-                    int target = HomeIntents.target(decision);
-                    int flags = action == HomeIntents.RELOCATE ? Message.FLAG_RELOCATE : Message.FLAG_REPLICATE;
-                    int at = out.entry(target, MessageType.PLACEMENT, flags, table.id(), 0, node.nodeId(), 0,
-                            Message.ROW_ENTRY);
-                    at = Message.writeRow(out.buffer(target), at, row);
-                    Message.writeInt(out.buffer(target), at, owner);
-                }
+                intents.onIntent(key(table.id(), row), origin, technique, ends, directory.owner(table.id(), row),
+                        accumulates, now, (key, action, target) -> place(key, action, target, out));
             }
         } finally {
             lock.unlock();
         }
         send(out);
+    }
+
+    /** At the home: sends the relocations that waited for other nodes' intents and are due. */
+    void releaseDeferredIntents(long now) {
+        Outbound out = acquireOutbound();
+        lock.lock();
+        try {
+            if (intents.hasDeferred()) {
+                intents.releaseDue(now, key -> directory.owner((int) (key >>> 32), key & 0xFFFF_FFFFL),
+                        (key, action, target) -> place(key, action, target, out));
+            }
+        } finally {
+            lock.unlock();
+        }
+        send(out);
+    }
+
+    /** Tells {@code target} to move the row of {@code key} to itself or to replicate it; under the lock. */
+    private void place(long key, int action, int target, Outbound out) {
+        int table = (int) (key >>> 32);
+        long row = key & 0xFFFF_FFFFL;
+        int flags = action == HomeIntents.RELOCATE ? Message.FLAG_RELOCATE : Message.FLAG_REPLICATE;
+        int at = out.entry(target, MessageType.PLACEMENT, flags, table, 0, node.nodeId(), 0, Message.ROW_ENTRY);
+        at = Message.writeRow(out.buffer(target), at, row);
+        Message.writeInt(out.buffer(target), at, directory.owner(table, row));
     }
 
     private Outbound acquireOutbound() {

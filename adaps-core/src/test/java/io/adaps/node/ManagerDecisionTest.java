@@ -24,8 +24,8 @@ import io.adaps.transport.InJvmTransport;
 
 /**
  * The adaptive manager decides right: keys with intent on one node end up owned there, keys with
- * concurrent intent on several nodes get replicas on exactly those nodes (one of them owns the
- * key), and replicas disappear once the intent ends.
+ * concurrent intent on several nodes get replicas on exactly those nodes (each key keeps exactly
+ * one owner: its home, or one of them), and replicas disappear once the intent ends.
  */
 class ManagerDecisionTest {
     private static final AtomicInteger PORTS = new AtomicInteger(10_000);
