@@ -112,7 +112,8 @@ final class AdaptiveManager implements IntentTracker.Listener {
     private long[] ids = new long[64];
     private final LongArrayList fetching = new LongArrayList();
     private final Outbound out;
-    private RemoteOperations remote;
+    /** The manager's remote half; answers reach it through {@link Node#routeAnswer} on transport threads. */
+    private final RemoteOperations remote;
     private long tickets;
     private long nextRound;
     private long lingerUntil;
@@ -129,6 +130,7 @@ final class AdaptiveManager implements IntentTracker.Listener {
         this.out = new Outbound(node.clusterSize(), node.config().maxMessageBytes());
         this.thread = new Thread(this::run, "adaps-manager-" + node.nodeId());
         this.thread.setDaemon(true);
+        this.remote = new RemoteOperations(node, WORKER_ID, thread);
     }
 
     void start() {
@@ -217,7 +219,6 @@ final class AdaptiveManager implements IntentTracker.Listener {
     // ---------------------------------------------------------------- the thread
 
     private void run() {
-        remote = new RemoteOperations(node, WORKER_ID, thread);
         while (running) {
             try {
                 boolean active = step();
