@@ -1,5 +1,7 @@
 package io.adaps.api;
 
+import java.util.Collection;
+
 /**
  * The parameter operations of one training thread. A {@link Worker} addresses parameters by global
  * key; a {@link TableView} by row id within one table. Everything else is the same.
@@ -94,4 +96,10 @@ public interface ParameterAccess {
 
     /** Declares access to {@code id} during clocks {@code [fromClock, toClock)}. */
     void intent(long id, long fromClock, long toClock);
+
+    /**
+     * Declares access to the ids of a collection during clocks {@code [fromClock, toClock)}. A
+     * convenience: it copies the ids into an array first, so hot loops should use the array forms.
+     */
+    void intent(Collection<Long> ids, long fromClock, long toClock);
 }

@@ -1,5 +1,9 @@
 package io.adaps.node;
 
+import static io.adaps.util.Checks.checkNotNull;
+
+import java.util.Collection;
+
 import io.adaps.api.ParameterAccess;
 import io.adaps.api.Table;
 
@@ -111,5 +115,19 @@ abstract class AbstractAccess implements ParameterAccess {
     @Override
     public void intent(long id, long fromClock, long toClock) {
         owner().signalIntent(table, id, fromClock, toClock);
+    }
+
+    @Override
+    public void intent(Collection<Long> ids, long fromClock, long toClock) {
+        checkNotNull(ids, "ids");
+        long[] copy = new long[ids.size()];
+        int i = 0;
+        for (Long id : ids) {
+            if (id == null) {
+                throw new NullPointerException("ids[" + i + "]=null (expected an id)");
+            }
+            copy[i++] = id;
+        }
+        owner().signalIntent(table, copy, 0, copy.length, fromClock, toClock);
     }
 }

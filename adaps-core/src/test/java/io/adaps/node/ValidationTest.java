@@ -141,6 +141,18 @@ class ValidationTest {
     }
 
     @Test
+    void intentsForCollectionsOfIds() {
+        assertRefused(() -> worker.intent((java.util.Collection<Long>) null, 0, 1), NullPointerException.class,
+                "ids=null (expected a value)");
+        assertRefused(() -> worker.intent(java.util.Arrays.asList(1L, null), 0, 1), NullPointerException.class,
+                "ids[1]=null (expected an id)");
+        assertRefused(() -> items.intent(java.util.List.of(0L, 9L), 0, 1), IllegalArgumentException.class,
+                "row=9 (expected 0..4 in table 'items')");
+        items.intent(java.util.List.of(0L, 4L), 0, 1);
+        assertThat(node.metrics().intentsSignaled()).isEqualTo(2);
+    }
+
+    @Test
     void ticketsNotIssuedByTheWorker() {
         long ticket = worker.pullAsync(new long[] {0}, 0, 1, new float[4], 0);
         assertThat(ticket).isEqualTo(1);
