@@ -161,18 +161,14 @@ public abstract class AdaptiveContract {
                             .isEqualTo(all[key * VALUE_LENGTH + 1]);
                 }
             }
-            long relocatedIn = 0;
-            long relocatedOut = 0;
-            for (int n = 0; n < NODES; n++) {
-                NodeMetrics metrics = cluster.node(n).metrics();
-                relocatedIn += metrics.relocationsIn();
-                relocatedOut += metrics.relocationsOut();
-                if (technique == Technique.STATIC) {
+            if (technique == Technique.STATIC) {
+                for (int n = 0; n < NODES; n++) {
+                    NodeMetrics metrics = cluster.node(n).metrics();
                     assertThat(metrics.relocationsIn()).isZero();
                     assertThat(metrics.replication().replicasHeld()).isZero();
                 }
             }
-            assertThat(relocatedIn).isEqualTo(relocatedOut);
+            awaitRelocationsArrived(cluster);
         }
     }
 
@@ -207,6 +203,30 @@ public abstract class AdaptiveContract {
                     assertThat(values[0]).as("own push read back at node %d", n).isGreaterThanOrEqualTo(1f);
                 }
             });
+        }
+    }
+
+    /**
+     * Waits (at most 10 s) until every relocation that left a node has arrived at another. The
+     * managers may still be carrying out a decision taken just before the workers stopped (a
+     * HANDOVER is counted out when sent and in when installed), so the totals are compared once
+     * nothing is in flight; CI once caught them 1 apart.
+     */
+    private static void awaitRelocationsArrived(TestCluster cluster) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            long in = 0;
+            long out = 0;
+            for (int n = 0; n < NODES; n++) {
+                NodeMetrics metrics = cluster.node(n).metrics();
+                in += metrics.relocationsIn();
+                out += metrics.relocationsOut();
+            }
+            if (in == out || System.nanoTime() - deadline > 0) {
+                assertThat(in).as("relocations in, over all nodes (= out, once none is in flight)").isEqualTo(out);
+                return;
+            }
+            Thread.sleep(10);
         }
     }
 
