@@ -112,6 +112,7 @@ public interface AdaPS extends AutoCloseable {
      *   <tr><td>{@code ADAPS_PEERS}</td><td>{@code host:port,host:port,...}, every node's address in id order</td></tr>
      *   <tr><td>{@code ADAPS_CLUSTER_ID}</td><td>optional; nodes of different clusters refuse each other</td></tr>
      *   <tr><td>{@code ADAPS_TECHNIQUE}</td><td>optional; a {@link Technique} name</td></tr>
+     *   <tr><td>{@code ADAPS_SAMPLING}</td><td>optional; a {@link SamplingScheme} name</td></tr>
      * </table>
      */
     final class Builder {
@@ -121,6 +122,7 @@ public interface AdaPS extends AutoCloseable {
         private String clusterId = "adaps";
         private Partitioning partitioning = Partitioning.RANGE;
         private Technique technique = Technique.ADAPTIVE;
+        private SamplingScheme sampling = SamplingScheme.NAIVE;
         private Transport transport;
         private Duration connectTimeout = Duration.ofSeconds(30);
         private Duration heartbeatInterval = Duration.ofMillis(500);
@@ -199,6 +201,12 @@ public interface AdaPS extends AutoCloseable {
             return this;
         }
 
+        /** How this node serves sampling access. Default {@link SamplingScheme#NAIVE}. */
+        public Builder sampling(SamplingScheme scheme) {
+            this.sampling = checkNotNull(scheme, "scheme");
+            return this;
+        }
+
         /**
          * The transport to other nodes. Default: the first {@link TransportProvider} found on the
          * class path (the Netty transport of {@code adaps-transport}).
@@ -267,16 +275,8 @@ public interface AdaPS extends AutoCloseable {
             String id = environment.get("ADAPS_NODE_ID");
             String peerList = environment.get("ADAPS_PEERS");
             String cluster = environment.get("ADAPS_CLUSTER_ID");
-            String techniqueName = environment.get("ADAPS_TECHNIQUE");
-            Technique parsedTechnique = technique;
-            if (techniqueName != null) {
-                try {
-                    parsedTechnique = Technique.valueOf(techniqueName.trim());
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("ADAPS_TECHNIQUE='" + techniqueName + "' (expected one of "
-                            + Arrays.toString(Technique.values()) + ")");
-                }
-            }
+            Technique parsedTechnique = parseEnum(environment, "ADAPS_TECHNIQUE", Technique.class, technique);
+            SamplingScheme parsedSampling = parseEnum(environment, "ADAPS_SAMPLING", SamplingScheme.class, sampling);
             int parsedId = nodeId;
             if (id != null) {
                 try {
@@ -303,7 +303,22 @@ public interface AdaPS extends AutoCloseable {
                 clusterId = probe.clusterId;
             }
             technique = parsedTechnique;
+            sampling = parsedSampling;
             return this;
+        }
+
+        private static <E extends Enum<E>> E parseEnum(Map<String, String> environment, String variable, Class<E> type,
+                                                       E current) {
+            String name = environment.get(variable);
+            if (name == null) {
+                return current;
+            }
+            try {
+                return Enum.valueOf(type, name.trim());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(variable + "='" + name + "' (expected one of "
+                        + Arrays.toString(type.getEnumConstants()) + ")");
+            }
         }
 
         /**
@@ -344,7 +359,7 @@ public interface AdaPS extends AutoCloseable {
                 firstKey += spec.rows();
             }
             if (nodes == 1) {
-                return new Node(new NodeConfig(0, 1, tables, partitioning, technique, operationTimeout, barrierTimeout, maxMessageBytes),
+                return new Node(new NodeConfig(0, 1, tables, partitioning, technique, sampling, operationTimeout, barrierTimeout, maxMessageBytes),
                         null, null);
             }
             Transport chosen = transport != null ? transport : ServiceLoader.load(TransportProvider.class).findFirst()
@@ -359,7 +374,7 @@ public interface AdaPS extends AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new IllegalStateException(e.getMessage(), e);
             }
-            return new Node(new NodeConfig(nodeId, nodes, tables, partitioning, technique, operationTimeout, barrierTimeout,
+            return new Node(new NodeConfig(nodeId, nodes, tables, partitioning, technique, sampling, operationTimeout, barrierTimeout,
                     maxMessageBytes), chosen, transportConfig);
         }
 

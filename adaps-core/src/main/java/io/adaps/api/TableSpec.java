@@ -4,6 +4,8 @@ import static io.adaps.util.Checks.checkNotNull;
 
 import java.util.regex.Pattern;
 
+import io.adaps.sampling.KeyDistribution;
+
 /**
  * The declaration of a table: a name, a number of rows, the floats per row (value length), how
  * rows are initialized and how pushes update them. Immutable; the {@code with...} methods return
@@ -30,13 +32,16 @@ public final class TableSpec {
     private final int valueLength;
     private final Initializer initializer;
     private final UpdateRule updateRule;
+    private final KeyDistribution sampling;
 
-    private TableSpec(String name, long rows, int valueLength, Initializer initializer, UpdateRule updateRule) {
+    private TableSpec(String name, long rows, int valueLength, Initializer initializer, UpdateRule updateRule,
+                      KeyDistribution sampling) {
         this.name = name;
         this.rows = rows;
         this.valueLength = valueLength;
         this.initializer = initializer;
         this.updateRule = updateRule;
+        this.sampling = sampling;
     }
 
     /**
@@ -60,17 +65,33 @@ public final class TableSpec {
             throw new IllegalArgumentException("valueLength=" + valueLength + " (expected 1.." + MAX_VALUE_LENGTH
                     + ") for table '" + name + "'");
         }
-        return new TableSpec(name, rows, valueLength, Initializers.zeros(), UpdateRules.add());
+        return new TableSpec(name, rows, valueLength, Initializers.zeros(), UpdateRules.add(), null);
     }
 
     /** A copy of this spec with {@code initializer}. */
     public TableSpec withInitializer(Initializer initializer) {
-        return new TableSpec(name, rows, valueLength, checkNotNull(initializer, "initializer"), updateRule);
+        return new TableSpec(name, rows, valueLength, checkNotNull(initializer, "initializer"), updateRule, sampling);
     }
 
     /** A copy of this spec with {@code updateRule}. */
     public TableSpec withUpdateRule(UpdateRule updateRule) {
-        return new TableSpec(name, rows, valueLength, initializer, checkNotNull(updateRule, "updateRule"));
+        return new TableSpec(name, rows, valueLength, initializer, checkNotNull(updateRule, "updateRule"), sampling);
+    }
+
+    /**
+     * A copy of this spec whose rows can be sampled ({@link TableView#prepareSample}) from
+     * {@code distribution}, whose keys are rows of this table. Every node must declare the same
+     * distribution.
+     *
+     * @throws IllegalArgumentException if the distribution has more keys than the table has rows
+     */
+    public TableSpec withSampling(KeyDistribution distribution) {
+        checkNotNull(distribution, "distribution");
+        if (distribution.size() > rows) {
+            throw new IllegalArgumentException("distribution.size()=" + distribution.size() + " (expected at most rows="
+                    + rows + " of table '" + name + "')");
+        }
+        return new TableSpec(name, rows, valueLength, initializer, updateRule, distribution);
     }
 
     /** The table's name, unique in a node. */
@@ -98,9 +119,15 @@ public final class TableSpec {
         return updateRule;
     }
 
+    /** The distribution samples of this table are drawn from, or {@code null} if it is not sampled. */
+    public KeyDistribution sampling() {
+        return sampling;
+    }
+
     @Override
     public String toString() {
         return "TableSpec[name=" + name + ", rows=" + rows + ", valueLength=" + valueLength
-                + ", initializer=" + initializer + ", updateRule=" + updateRule + "]";
+                + ", initializer=" + initializer + ", updateRule=" + updateRule
+                + (sampling == null ? "" : ", sampling=" + sampling) + "]";
     }
 }

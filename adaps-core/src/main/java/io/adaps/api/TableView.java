@@ -11,4 +11,41 @@ public interface TableView extends ParameterAccess {
 
     /** The worker this view belongs to. */
     Worker worker();
+
+    /**
+     * Prepares a sample of {@code n} rows drawn from the table's
+     * {@linkplain TableSpec#withSampling distribution}, to be read during clocks
+     * {@code [fromClock, toClock)} of the worker; how the rows are drawn and how closely they
+     * follow the distribution is the node's {@link SamplingScheme}. Returns a handle for
+     * {@link #pullSample}. At most {@value #MAX_PREPARED_SAMPLES} samples of a worker may be
+     * prepared and not yet pulled.
+     *
+     * @throws IllegalArgumentException if {@code n} is not in {@code 1..}{@value #MAX_SAMPLE_SIZE}
+     *                                  or the clocks are not a valid intent interval
+     * @throws IllegalStateException    if the table has no sampling distribution, or too many
+     *                                  samples are prepared and not pulled
+     */
+    long prepareSample(int n, long fromClock, long toClock);
+
+    /**
+     * Pulls a prepared sample: writes its {@code n} rows to {@code keysOut}, which must be exactly
+     * {@code n} long, and their values to {@code valuesOut}, exactly {@code n} values long. A
+     * handle is pulled once.
+     *
+     * @throws IllegalArgumentException if the handle is not a prepared, unpulled sample of this
+     *                                  table and worker, or a buffer has the wrong length
+     */
+    void pullSample(long handle, long[] keysOut, float[] valuesOut);
+
+    /**
+     * Pulls a prepared sample into {@code keysOut} from {@code keysOffset} and {@code valuesOut}
+     * from {@code valuesOffset}, which must have room for its rows and values.
+     */
+    void pullSample(long handle, long[] keysOut, int keysOffset, float[] valuesOut, int valuesOffset);
+
+    /** The most samples a worker may have prepared and not pulled. */
+    int MAX_PREPARED_SAMPLES = 1024;
+
+    /** The most rows in one sample. */
+    int MAX_SAMPLE_SIZE = 1 << 20;
 }

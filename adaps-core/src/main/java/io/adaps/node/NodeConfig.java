@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 
 import io.adaps.api.Partitioning;
 import io.adaps.api.Table;
+import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
 
 /**
@@ -16,12 +17,13 @@ import io.adaps.api.Technique;
  * @param tables           the declared tables, laid out
  * @param partitioning     how rows get home nodes
  * @param technique        how this node manages parameter placement
+ * @param sampling         how this node serves sampling access
  * @param operationTimeout the longest wait for answers from live peers
  * @param barrierTimeout   the longest wait in a barrier
  * @param maxMessageBytes  the largest message; operations are split to fit
  */
 public record NodeConfig(int nodeId, int clusterSize, List<Table> tables, Partitioning partitioning,
-                         Technique technique,
+                         Technique technique, SamplingScheme sampling,
                          Duration operationTimeout, Duration barrierTimeout, int maxMessageBytes) {
     /** Copies {@code tables}. */
     public NodeConfig {

@@ -29,6 +29,21 @@ final class NodeTableView extends AbstractAccess implements TableView {
     }
 
     @Override
+    public long prepareSample(int n, long fromClock, long toClock) {
+        return worker.prepareSample(table, n, fromClock, toClock);
+    }
+
+    @Override
+    public void pullSample(long handle, long[] keysOut, float[] valuesOut) {
+        worker.pullSample(table, handle, keysOut, 0, valuesOut, 0, true);
+    }
+
+    @Override
+    public void pullSample(long handle, long[] keysOut, int keysOffset, float[] valuesOut, int valuesOffset) {
+        worker.pullSample(table, handle, keysOut, keysOffset, valuesOut, valuesOffset, false);
+    }
+
+    @Override
     public String toString() {
         return "TableView[" + table.name() + ", worker=" + worker.id() + "]";
     }

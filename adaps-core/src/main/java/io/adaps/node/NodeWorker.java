@@ -5,16 +5,19 @@ import static io.adaps.util.Checks.checkRange;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.SplittableRandom;
 
 import java.util.concurrent.locks.LockSupport;
 
 import io.adaps.api.ClusterException;
+import io.adaps.api.SamplingScheme;
 import io.adaps.api.Table;
 import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.api.WorkerMetrics;
 import io.adaps.intent.IntentQueue;
+import io.adaps.sampling.KeyDistribution;
 import io.adaps.store.TableStore;
 
 /**
@@ -58,6 +61,9 @@ final class NodeWorker extends AbstractAccess implements Worker {
     private long pushes;
     private long sets;
     private long intents;
+    private final PreparedSamples samples = new PreparedSamples();
+    /** This worker's draws; seeded by node and worker id, so runs repeat. */
+    private final SplittableRandom random;
 
     NodeWorker(Node node, KeySpace keys, TableStore[] stores, int id, AdaptiveManager manager) {
         super(null);
@@ -66,6 +72,7 @@ final class NodeWorker extends AbstractAccess implements Worker {
         this.stores = stores;
         this.id = id;
         this.manager = manager;
+        this.random = new SplittableRandom(0x9E3779B97F4A7C15L * ((long) node.nodeId() << 20 | id) + 1);
         this.views = new NodeTableView[stores.length];
         for (Table table : node.tables()) {
             views[table.id()] = new NodeTableView(this, table);
@@ -387,6 +394,57 @@ final class NodeWorker extends AbstractAccess implements Worker {
             intentKeys[0] = (long) idTable.id() << 32 | (table == null ? id - idTable.firstKey() : id);
             queueIntent(-1, intentKeys, 0, 1, fromClock, toClock);
         }
+    }
+
+    /**
+     * Draws a sample of {@code n} rows of {@code table} and keeps them under a new handle; see
+     * {@link io.adaps.api.SamplingScheme} for what each scheme does here.
+     */
+    long prepareSample(Table table, int n, long fromClock, long toClock) {
+        checkUsable();
+        KeyDistribution distribution = table.spec().sampling();
+        if (distribution == null) {
+            throw new IllegalStateException("table '" + table.name() + "' has no sampling distribution (expected one "
+                    + "declared with TableSpec.withSampling)");
+        }
+        if (n <= 0 || n > TableView.MAX_SAMPLE_SIZE) {
+            throw new IllegalArgumentException("n=" + n + " (expected 1.." + TableView.MAX_SAMPLE_SIZE + ")");
+        }
+        checkClocks(fromClock, toClock);
+        long handle = samples.reserve(table.id(), n);
+        long[] drawn = samples.keys(handle);
+        for (int i = 0; i < n; i++) {
+            long row = distribution.draw(random);
+            if (row < 0 || row >= table.rows()) {
+                samples.release(handle);
+                throw new IllegalStateException("distribution " + distribution + " drew row " + row + " (expected 0.."
+                        + (table.rows() - 1) + ", a row of table '" + table.name() + "')");
+            }
+            drawn[i] = row;
+        }
+        if (node.config().sampling() == SamplingScheme.PRELOCALIZE) {
+            signalIntent(table, drawn, 0, n, fromClock, toClock);
+        }
+        return handle;
+    }
+
+    /** Writes a prepared sample's rows to {@code keysOut} and pulls their values into {@code valuesOut}. */
+    void pullSample(Table table, long handle, long[] keysOut, int keysOffset, float[] valuesOut, int valuesOffset,
+                    boolean exactLength) {
+        checkUsable();
+        checkNotNull(keysOut, "keysOut");
+        checkNotNull(valuesOut, "valuesOut");
+        samples.check(handle, table.id(), table.name());
+        int n = samples.size(handle);
+        if (exactLength ? keysOut.length != n : keysOffset < 0 || keysOffset > keysOut.length - n) {
+            throw new IllegalArgumentException((exactLength ? "keysOut.length=" + keysOut.length
+                    : "keysOffset=" + keysOffset + ", keysOut.length=" + keysOut.length)
+                    + " (expected room for the " + n + " rows of sample " + handle + ")");
+        }
+        checkBuffer(Operation.PULL, valuesOut, valuesOffset, (long) n * table.valueLength(), exactLength);
+        System.arraycopy(samples.keys(handle), 0, keysOut, keysOffset, n);
+        samples.release(handle);
+        execute(Operation.PULL, table, keysOut, keysOffset, n, valuesOut, valuesOffset, false, false);
     }
 
     /** Whether this node's manager places parameters by intent (a cluster of one has nothing to place). */

@@ -1,0 +1,41 @@
+package io.adaps.api;
+
+/**
+ * How a node serves sampling access ({@link TableView#prepareSample}, {@link TableView#pullSample}):
+ * reads of rows chosen at random from a table's {@linkplain TableSpec#withSampling distribution},
+ * such as the negatives of word2vec. Chosen per node at start-up ({@link AdaPS.Builder#sampling}).
+ * A parameter server that knows a read is a sample may serve it from data it holds already,
+ * trading some fidelity to the distribution for locality (Renz-Wieland, Gemulla, Kaoudi, Markl,
+ * "NuPS: A Parameter Server for Machine Learning with Non-Uniform Parameter Access", SIGMOD 2022).
+ *
+ * <p>Each scheme states how far its samples may deviate from the requested distribution.
+ */
+public enum SamplingScheme {
+    /**
+     * Draws independent keys from the distribution at {@link TableView#prepareSample} and pulls
+     * them like any other key at {@link TableView#pullSample}. Exactly the requested distribution;
+     * samples of remote rows cost a network round trip.
+     */
+    NAIVE,
+    /**
+     * As {@link #NAIVE}, and also signals intent for the drawn keys over the clocks given to
+     * {@link TableView#prepareSample}, so that the adaptive manager can place them before the pull.
+     * Exactly the requested distribution, independent draws.
+     */
+    PRELOCALIZE,
+    /**
+     * Draws from a per-node pool of keys drawn from the distribution, each pool entry used a
+     * bounded number of times and then replaced by a fresh draw; the node keeps intent on the
+     * pool's keys so that they are local. Each sample is marginally distributed as requested, but
+     * samples are not independent: a key may repeat up to the reuse bound more often than
+     * independent draws would make it.
+     */
+    POOL,
+    /**
+     * Prefers keys held on this node (owned or replicated): a draw of a remote key is redrawn a
+     * bounded number of times. Local keys become over-represented and remote ones
+     * under-represented, by factors that depend on the probability mass held locally; where every
+     * key is local it is exactly the requested distribution.
+     */
+    LOCAL
+}
