@@ -2,65 +2,67 @@ package io.adaps.bench.macro;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * The Markdown table of a technique comparison: one row per run, in the order given.
+ * The Markdown table of one workload's runs on one node count, one row per run in the order given
+ * (the single-node baseline may be among them as a reference point).
  *
- * <p>Columns: the configuration (nodes x threads per node, technique); the mean epoch time over
- * epochs 2 to E; its ratio to that of {@code STATIC} on the same number of nodes; the test RMSE
- * after epoch E; the local-access fraction of epoch E; the MiB node 0 sent by the end of epoch E.
- * A failed run keeps its row, marked failed with its exit code (or as timed out), with dashes for
- * its figures. A dash also stands for a ratio without a successful STATIC run to compare with.
+ * <p>Columns: the configuration (nodes x threads per node, technique, sampling scheme); the mean
+ * epoch time ({@link RunOutcome#meanEpochSeconds}); the speed-up per epoch over the reference run
+ * of the table's node count ({@link SpeedUp}); the workload's quality figure after the last epoch
+ * and its further figures; the local-access fraction of the last epoch; the MiB node 0 sent by
+ * its end. A failed run keeps its row, saying why, with dashes for its figures; a diverged run
+ * keeps its times and says {@code diverged (NaN)} (or {@code Infinity}) for its quality. A dash also stands for a
+ * speed-up without a successful reference run.
  */
 final class ComparisonTable {
-    static final String STATIC = "STATIC";
     private static final String NONE = "–";
 
     private ComparisonTable() {
     }
 
-    /** The table of {@code runs}, each line ending with a newline. */
-    static String markdown(List<RunOutcome> runs) {
+    /** The table of {@code runs} of {@code workload} for {@code nodes} nodes, each line ending with a newline. */
+    static String markdown(Workload workload, int nodes, List<RunOutcome> runs) {
         StringBuilder table = new StringBuilder();
-        table.append("| configuration | mean epoch time, epochs 2..E (s) | vs. STATIC | test RMSE after E "
-                + "| local accesses (epoch E) | MiB sent by node 0 |\n");
-        table.append("|---|---:|---:|---:|---:|---:|\n");
+        List<Workload.Figure> extras = workload.extraFigures();
+        table.append("| configuration | mean epoch time (s) | speed-up vs. ").append(SpeedUp.referenceLabel(workload))
+                .append(" | ").append(workload.qualityLabel()).append(" after E");
+        extras.forEach(figure -> table.append(" | ").append(figure.label()).append(" after E"));
+        table.append(" | local accesses (epoch E) | MiB sent by node 0 |\n|---");
+        table.append("|---:".repeat(5 + extras.size())).append("|\n");
+        Optional<RunOutcome> reference = SpeedUp.reference(runs, workload, nodes);
         for (RunOutcome run : runs) {
-            table.append("| ").append(run.configuration()).append(" | ");
+            table.append("| ").append(run.config().configuration()).append(" | ");
             String failure = run.failure();
             if (failure != null) {
-                table.append(failure).append(" | ").append(NONE).append(" | ").append(NONE).append(" | ")
-                        .append(NONE).append(" | ").append(NONE).append(" |\n");
+                table.append(failure).append((" | " + NONE).repeat(4 + extras.size())).append(" |\n");
                 continue;
             }
             OptionalDouble mean = run.meanEpochSeconds();
-            OptionalDouble staticMean = staticMean(runs, run.nodes());
+            OptionalDouble speedUp = reference.map(ref -> SpeedUp.of(run, ref)).orElse(OptionalDouble.empty());
             EpochResult last = run.last();
             table.append(mean.isPresent() ? format("%.2f", mean.getAsDouble()) : NONE).append(" | ")
-                    .append(mean.isPresent() && staticMean.isPresent()
-                            ? format("%.2f", mean.getAsDouble() / staticMean.getAsDouble()) : NONE).append(" | ")
-                    .append(format("%.4f", last.testRmse())).append(" | ")
-                    .append(format("%.1f%%", 100 * last.local())).append(" | ")
-                    .append(format("%.1f", last.bytesSent() / 1048576.0)).append(" |\n");
+                    .append(speedUp.isPresent() ? format("%.2fx", speedUp.getAsDouble()) : NONE).append(" | ")
+                    .append(quality(run));
+            for (Workload.Figure figure : extras) {
+                OptionalDouble value = last.figure(figure.key());
+                table.append(" | ").append(value.isPresent() ? format("%.4f", value.getAsDouble()) : NONE);
+            }
+            table.append(" | ").append(format("%.1f%%", 100 * last.local()))
+                    .append(" | ").append(format("%.1f", last.bytesSent() / 1048576.0)).append(" |\n");
         }
         return table.toString();
     }
 
-    /** The mean epoch time of the successful STATIC run on {@code nodes} nodes, if there is one. */
-    private static OptionalDouble staticMean(List<RunOutcome> runs, int nodes) {
-        for (RunOutcome run : runs) {
-            if (run.nodes() == nodes && STATIC.equals(run.technique()) && run.failure() == null) {
-                OptionalDouble mean = run.meanEpochSeconds();
-                if (mean.isPresent() && mean.getAsDouble() > 0) {
-                    return mean;
-                }
-            }
-        }
-        return OptionalDouble.empty();
+    /** The quality figure of a successful run after its last epoch, or {@code diverged (NaN)}. */
+    static String quality(RunOutcome run) {
+        return run.diverged() ? "diverged (" + run.quality() + ")" : format("%.4f", run.quality());
     }
 
-    private static String format(String format, double value) {
+    /** {@code value} in {@code format}, independent of the default locale. */
+    static String format(String format, double value) {
         return String.format(Locale.ROOT, format, value);
     }
 }

@@ -1,52 +1,95 @@
 package io.adaps.bench.macro;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One epoch as the {@code mf} example reports it in its machine-readable line
- * {@code RESULT epoch=<n> seconds=<s> rmse=<r> local=<f> bytes=<b>}, printed by node 0 only (under
- * the launcher, prefixed with {@code [node 0] }).
+ * One epoch as an example reports it in its machine-readable line, printed by node 0 only (under
+ * the launcher, prefixed with {@code [node 0] }): {@code RESULT} followed by {@code key=value}
+ * pairs. Every workload reports {@code epoch}, {@code seconds}, {@code local} and {@code bytes};
+ * its quality figures are further pairs, e.g. {@code rmse=0.1162} ({@code mf}) or
+ * {@code loss=… heldout=… similarity=…} ({@code w2v}). Parsing the pairs generically keeps one
+ * parser for every workload, and new figures need no change here.
  *
  * @param epoch     the epoch, from 1
  * @param seconds   the epoch's training time (the cluster's)
- * @param testRmse  the cluster's test RMSE after the epoch ({@code NaN} if it had none)
  * @param local     the fraction of the cluster's training accesses in the epoch that were local
  * @param bytesSent the bytes node 0 had sent by the end of the epoch
+ * @param figures   the line's other pairs in their order, e.g. {@code rmse}; {@code NaN} if it diverged
  */
-record EpochResult(int epoch, double seconds, double testRmse, double local, long bytesSent) {
-    /** A RESULT line, on its own or behind the launcher's prefix of node 0; other nodes' lines do not match. */
-    private static final Pattern LINE = Pattern.compile("^(?:\\[node 0] )?RESULT epoch=(\\d+) seconds=(\\S+) "
-            + "rmse=(\\S+) local=(\\S+) bytes=(\\d+)\\s*$");
+record EpochResult(int epoch, double seconds, double local, long bytesSent, Map<String, Double> figures) {
+    /** A RESULT line of node 0, on its own or behind the launcher's prefix; other nodes' lines do not match. */
+    private static final Pattern LINE = Pattern.compile("^(?:\\[node 0] )?RESULT\\s+(\\S.*)$");
+    private static final List<String> REQUIRED = List.of("epoch", "seconds", "local", "bytes");
+
+    /** Copies the figures, keeping their order. */
+    EpochResult {
+        figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+    }
+
+    /** The figure {@code key} of the line, if it had one. */
+    OptionalDouble figure(String key) {
+        Double value = figures.get(key);
+        return value == null ? OptionalDouble.empty() : OptionalDouble.of(value);
+    }
 
     /**
      * The result of {@code line}, if it is a RESULT line of node 0.
      *
-     * @throws IllegalArgumentException if it is a RESULT line whose numbers do not parse
+     * @throws IllegalArgumentException if it is a RESULT line that is not all {@code key=number}
+     *                                  pairs, repeats a key or lacks one of epoch, seconds, local and bytes
      */
     static Optional<EpochResult> parse(String line) {
         Matcher matcher = LINE.matcher(line);
         if (!matcher.matches()) {
             return Optional.empty();
         }
+        Map<String, String> pairs = new LinkedHashMap<>();
+        for (String pair : matcher.group(1).trim().split("\\s+")) {
+            int equals = pair.indexOf('=');
+            if (equals <= 0 || pairs.put(pair.substring(0, equals), pair.substring(equals + 1)) != null) {
+                throw malformed(line, "distinct key=value pairs, not '" + pair + "'");
+            }
+        }
+        if (!pairs.keySet().containsAll(REQUIRED)) {
+            throw malformed(line, "the keys " + String.join(", ", REQUIRED));
+        }
         try {
-            return Optional.of(new EpochResult(Integer.parseInt(matcher.group(1)),
-                    Double.parseDouble(matcher.group(2)), Double.parseDouble(matcher.group(3)),
-                    Double.parseDouble(matcher.group(4)), Long.parseLong(matcher.group(5))));
+            int epoch = Integer.parseInt(pairs.remove("epoch"));
+            double seconds = Double.parseDouble(pairs.remove("seconds"));
+            double local = Double.parseDouble(pairs.remove("local"));
+            long bytes = Long.parseLong(pairs.remove("bytes"));
+            Map<String, Double> figures = new LinkedHashMap<>();
+            for (Map.Entry<String, String> pair : pairs.entrySet()) {
+                figures.put(pair.getKey(), Double.parseDouble(pair.getValue()));
+            }
+            return Optional.of(new EpochResult(epoch, seconds, local, bytes, figures));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("line='" + line + "' (expected numbers: " + e.getMessage() + ")", e);
+            throw malformed(line, "numbers: " + e.getMessage());
         }
     }
 
-    /** The results of node 0 among {@code lines} (a run's stdout), in order; other lines are skipped. */
+    /**
+     * The results of node 0 among {@code lines} (a run's stdout), in order; other lines are skipped.
+     *
+     * @throws IllegalArgumentException if a RESULT line of node 0 is malformed (see {@link #parse})
+     */
     static List<EpochResult> parseAll(Iterable<String> lines) {
         List<EpochResult> results = new ArrayList<>();
         for (String line : lines) {
             parse(line).ifPresent(results::add);
         }
         return results;
+    }
+
+    private static IllegalArgumentException malformed(String line, String expected) {
+        return new IllegalArgumentException("line='" + line + "' (expected " + expected + ")");
     }
 }

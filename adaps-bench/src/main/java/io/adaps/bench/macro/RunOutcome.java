@@ -4,30 +4,28 @@ import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * How one run of the comparison ended: its configuration, its exit code (or that it timed out) and
- * the epochs node 0 reported.
+ * How one run of the comparison ended: its configuration, its exit code (or that it timed out, or
+ * that its output was malformed) and the epochs node 0 reported.
  *
- * @param nodes     the cluster's nodes
- * @param threads   training threads per node
- * @param technique the technique's name, or a label such as {@code single node}
- * @param exitCode  the process's exit code; meaningless if it timed out
- * @param timedOut  whether the run was stopped at its time limit
- * @param epochs    the epochs the run was asked for
- * @param results   the epochs node 0 reported, in order
+ * @param config        what was run
+ * @param epochs        the epochs the run was asked for
+ * @param exitCode      the process's exit code; meaningless if it timed out
+ * @param timedOut      whether the run was stopped at its time limit
+ * @param outputProblem why node 0's RESULT lines could not be read, or {@code null} if they could
+ * @param results       the epochs node 0 reported, in order
  */
-record RunOutcome(int nodes, int threads, String technique, int exitCode, boolean timedOut, int epochs,
+record RunOutcome(RunConfig config, int epochs, int exitCode, boolean timedOut, String outputProblem,
                   List<EpochResult> results) {
     /** Copies the results. */
     RunOutcome {
         results = List.copyOf(results);
     }
 
-    /** {@code nodes x threads, technique}. */
-    String configuration() {
-        return nodes + " x " + threads + ", " + technique;
-    }
-
-    /** Why the run failed, or {@code null} if it succeeded and reported its last epoch. */
+    /**
+     * Why the run failed, or {@code null} if it succeeded and reported its last epoch with the
+     * workload's quality figure. A run whose quality is {@code NaN} did not fail: it {@linkplain
+     * #diverged diverged}, and its times still count.
+     */
     String failure() {
         if (timedOut) {
             return "failed (timed out)";
@@ -35,10 +33,22 @@ record RunOutcome(int nodes, int threads, String technique, int exitCode, boolea
         if (exitCode != 0) {
             return "failed (exit code " + exitCode + ")";
         }
-        if (last() == null) {
+        if (outputProblem != null) {
+            return "failed (malformed RESULT line)";
+        }
+        EpochResult last = last();
+        if (last == null) {
             return "failed (no RESULT line for epoch " + epochs + ")";
         }
+        if (last.figure(config.workload().qualityKey()).isEmpty()) {
+            return "failed (no " + config.workload().qualityKey() + "= in the RESULT line of epoch " + epochs + ")";
+        }
         return null;
+    }
+
+    /** Whether the run succeeded but its quality after the last epoch is not a number (the training diverged). */
+    boolean diverged() {
+        return failure() == null && !Double.isFinite(quality());
     }
 
     /** The result of the last epoch asked for, or {@code null} if there is none. */
@@ -51,8 +61,17 @@ record RunOutcome(int nodes, int threads, String technique, int exitCode, boolea
         return null;
     }
 
-    /** The mean time of epochs 2 and later (the first includes the JIT's warm-up); empty if there are none. */
+    /** The workload's quality figure after the last epoch; only for a run without {@link #failure()}. */
+    double quality() {
+        return last().figure(config.workload().qualityKey()).orElseThrow();
+    }
+
+    /**
+     * The mean epoch time: over epochs 2 and later when the run has more than one epoch, since the
+     * first includes the JIT's warm-up and the placement's first moves; empty if there are none.
+     */
     OptionalDouble meanEpochSeconds() {
-        return results.stream().filter(result -> result.epoch() >= 2).mapToDouble(EpochResult::seconds).average();
+        int first = epochs >= 2 ? 2 : 1;
+        return results.stream().filter(result -> result.epoch() >= first).mapToDouble(EpochResult::seconds).average();
     }
 }

@@ -1,51 +1,80 @@
 package io.adaps.bench.macro;
 
+import static io.adaps.api.SamplingScheme.LOCAL;
+import static io.adaps.api.SamplingScheme.NAIVE;
+import static io.adaps.api.Technique.ADAPTIVE;
+import static io.adaps.api.Technique.FULL_REPLICATION;
+import static io.adaps.api.Technique.REPLICATION_ONLY;
+import static io.adaps.api.Technique.STATIC;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 class ComparisonTableTest {
-    private static final String HEADER = "| configuration | mean epoch time, epochs 2..E (s) | vs. STATIC "
+    private static final String MF_HEADER = "| configuration | mean epoch time (s) | speed-up vs. STATIC "
             + "| test RMSE after E | local accesses (epoch E) | MiB sent by node 0 |\n"
             + "|---|---:|---:|---:|---:|---:|\n";
+    private static final String W2V_HEADER = "| configuration | mean epoch time (s) | speed-up vs. STATIC+NAIVE "
+            + "| held-out loss after E | similarity after E | local accesses (epoch E) | MiB sent by node 0 |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|\n";
 
-    private static RunOutcome run(int nodes, int threads, String technique, double... seconds) {
-        List<EpochResult> results = new ArrayList<>();
-        for (int epoch = 1; epoch <= seconds.length; epoch++) {
-            results.add(new EpochResult(epoch, seconds[epoch - 1], 0.5 / epoch, 0.25 * epoch, epoch * 3L << 20));
-        }
-        return new RunOutcome(nodes, threads, technique, 0, false, 3, results);
+    @Test
+    void mfRowsWithTheSpeedUpOverStaticOnTheTablesNodeCount() {
+        String table = ComparisonTable.markdown(Workload.MF, 2, List.of(
+                Runs.mf(1, 2, null, 9, 4, 5),
+                Runs.mf(2, 1, STATIC, 9, 10, 10),
+                Runs.mf(2, 1, ADAPTIVE, 9, 2, 3)));
+        assertThat(table).isEqualTo(MF_HEADER
+                + "| 1 x 2, single node | 4.50 | 2.22x | 0.1667 | 75.0% | 9.0 |\n"
+                + "| 2 x 1, STATIC | 10.00 | 1.00x | 0.1667 | 75.0% | 9.0 |\n"
+                + "| 2 x 1, ADAPTIVE | 2.50 | 4.00x | 0.1667 | 75.0% | 9.0 |\n");
     }
 
     @Test
-    void oneRowPerRunWithTheRatioToStaticOnAsManyNodes() {
-        String table = ComparisonTable.markdown(List.of(
-                run(1, 2, "single node", 9, 4, 5),
-                run(2, 1, "STATIC", 9, 10, 10),
-                run(2, 1, "ADAPTIVE", 9, 2, 3),
-                run(4, 1, "ADAPTIVE", 9, 4, 4)));
-        assertThat(table).isEqualTo(HEADER
-                + "| 1 x 2, single node | 4.50 | – | 0.1667 | 75.0% | 9.0 |\n"
-                + "| 2 x 1, STATIC | 10.00 | 1.00 | 0.1667 | 75.0% | 9.0 |\n"
-                + "| 2 x 1, ADAPTIVE | 2.50 | 0.25 | 0.1667 | 75.0% | 9.0 |\n"
-                + "| 4 x 1, ADAPTIVE | 4.00 | – | 0.1667 | 75.0% | 9.0 |\n");
+    void w2vRowsCompareWithStaticAndNaiveSamplingAndShowTheSimilarity() {
+        String table = ComparisonTable.markdown(Workload.W2V, 4, List.of(
+                Runs.w2v(4, 1, STATIC, LOCAL, 3, 4),
+                Runs.w2v(4, 1, STATIC, NAIVE, 3, 6),
+                Runs.w2v(4, 1, ADAPTIVE, LOCAL, 3, 1.5)));
+        assertThat(table).isEqualTo(W2V_HEADER
+                + "| 4 x 1, STATIC+LOCAL | 4.00 | 1.50x | 0.2500 | 0.2000 | 50.0% | 6.0 |\n"
+                + "| 4 x 1, STATIC+NAIVE | 6.00 | 1.00x | 0.2500 | 0.2000 | 50.0% | 6.0 |\n"
+                + "| 4 x 1, ADAPTIVE+LOCAL | 1.50 | 4.00x | 0.2500 | 0.2000 | 50.0% | 6.0 |\n");
     }
 
     @Test
-    void failedRunsAreRowsThatSayWhy() {
-        RunOutcome staticRun = new RunOutcome(2, 1, "STATIC", 1, false, 3, List.of());
-        RunOutcome timedOut = new RunOutcome(2, 1, "ADAPTIVE", -1, true, 3,
-                List.of(new EpochResult(1, 5, 0.3, 0.9, 100)));
-        RunOutcome incomplete = run(2, 1, "FULL_REPLICATION", 9, 4);
-        String table = ComparisonTable.markdown(List.of(staticRun, timedOut, incomplete,
-                run(2, 1, "REPLICATION_ONLY", 9, 4, 6)));
-        assertThat(table).isEqualTo(HEADER
+    void failedRunsAreRowsThatSayWhyAndDivergedRunsKeepTheirTimes() {
+        RunOutcome staticRun = new RunOutcome(new RunConfig(Workload.MF, 2, 1, STATIC, null), 3, 1, false, null,
+                List.of());
+        RunOutcome timedOut = new RunOutcome(new RunConfig(Workload.MF, 2, 1, ADAPTIVE, null), 3, -1, true, null,
+                Runs.mf(2, 1, ADAPTIVE, 5).results());
+        RunOutcome incomplete = Runs.mf(2, 1, FULL_REPLICATION, 9, 4);
+        RunOutcome garbled = new RunOutcome(new RunConfig(Workload.MF, 2, 1, REPLICATION_ONLY, null), 3, 0, false,
+                "line='RESULT epoch=x' (expected numbers)", List.of());
+        RunOutcome diverged = new RunOutcome(new RunConfig(Workload.MF, 4, 1, ADAPTIVE, null), 2, 0, false, null,
+                List.of(new EpochResult(1, 3, 1, 1 << 20, Map.of("rmse", 0.5)),
+                        new EpochResult(2, 2, 1, 2 << 20, Map.of("rmse", Double.NaN))));
+        String table = ComparisonTable.markdown(Workload.MF, 2,
+                List.of(staticRun, timedOut, new RunOutcome(incomplete.config(), 3, 0, false, null,
+                        incomplete.results()), garbled, diverged));
+        assertThat(table).isEqualTo(MF_HEADER
                 + "| 2 x 1, STATIC | failed (exit code 1) | – | – | – | – |\n"
                 + "| 2 x 1, ADAPTIVE | failed (timed out) | – | – | – | – |\n"
                 + "| 2 x 1, FULL_REPLICATION | failed (no RESULT line for epoch 3) | – | – | – | – |\n"
-                + "| 2 x 1, REPLICATION_ONLY | 5.00 | – | 0.1667 | 75.0% | 9.0 |\n");
+                + "| 2 x 1, REPLICATION_ONLY | failed (malformed RESULT line) | – | – | – | – |\n"
+                + "| 4 x 1, ADAPTIVE | 2.00 | – | diverged (NaN) | 100.0% | 2.0 |\n");
+    }
+
+    @Test
+    void aRunWithoutTheWorkloadsQualityFigureFailed() {
+        RunOutcome run = new RunOutcome(new RunConfig(Workload.W2V, 2, 1, STATIC, NAIVE), 1, 0, false, null,
+                List.of(new EpochResult(1, 3, 1, 1, Map.of("rmse", 0.5))));
+        assertThat(run.failure()).isEqualTo("failed (no heldout= in the RESULT line of epoch 1)");
+        assertThat(ComparisonTable.markdown(Workload.W2V, 2, List.of(run)))
+                .endsWith("| 2 x 1, STATIC+NAIVE | failed (no heldout= in the RESULT line of epoch 1) "
+                        + "| – | – | – | – | – |\n");
     }
 }

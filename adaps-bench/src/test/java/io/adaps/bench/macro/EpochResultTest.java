@@ -4,28 +4,45 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 class EpochResultTest {
     @Test
-    void parsesTheLineOfASingleNode() {
-        assertThat(EpochResult.parse("RESULT epoch=3 seconds=4.512 rmse=0.123457 local=0.9731 bytes=123456789"))
-                .contains(new EpochResult(3, 4.512, 0.123457, 0.9731, 123_456_789L));
+    void parsesTheMfLineOfASingleNode() {
+        EpochResult result = EpochResult.parse("RESULT epoch=3 seconds=4.512 rmse=0.123457 local=0.9731 bytes=123456789")
+                .orElseThrow();
+        assertThat(result).isEqualTo(new EpochResult(3, 4.512, 0.9731, 123_456_789L, Map.of("rmse", 0.123457)));
+        assertThat(result.figure("rmse")).hasValue(0.123457);
+        assertThat(result.figure("heldout")).isEmpty();
     }
 
     @Test
-    void parsesNodeZerosLineUnderTheLauncherAndSkipsEverythingElse() {
+    void parsesTheW2vLineKeepingItsFiguresInOrder() {
+        EpochResult result = EpochResult.parse("[node 0] RESULT epoch=2 seconds=12.5 loss=2.75 heldout=2.875 "
+                + "similarity=0.4125 local=0.8750 bytes=2048").orElseThrow();
+        assertThat(result.epoch()).isEqualTo(2);
+        assertThat(result.seconds()).isEqualTo(12.5);
+        assertThat(result.local()).isEqualTo(0.875);
+        assertThat(result.bytesSent()).isEqualTo(2048);
+        assertThat(result.figures()).containsExactly(Map.entry("loss", 2.75), Map.entry("heldout", 2.875),
+                Map.entry("similarity", 0.4125));
+    }
+
+    @Test
+    void parsesNodeZerosLinesUnderTheLauncherAndSkipsEverythingElse() {
         List<String> output = List.of(
                 "[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique ADAPTIVE",
-                "[node 0] epoch   1:  10.00 s,  0.36 M entries/s,  50.0% local,  0.50 s eval, train RMSE 0.3, test RMSE 0.3",
+                "[node 0] epoch   1:  10.00 s,  0.36 M entries/s,  50.0% local,  0.50 s eval, test RMSE 0.3",
                 "[node 0] RESULT epoch=1 seconds=10.000 rmse=0.300000 local=0.5000 bytes=1000",
                 "[node 1] RESULT epoch=1 seconds=9.000 rmse=0.300000 local=0.5000 bytes=999",
-                "RESULT epoch=x seconds=1 rmse=1 local=1 bytes=1",
                 "  RESULT epoch=1 seconds=1.0 rmse=1 local=1 bytes=1",
+                "RESULTS are below",
                 "[node 0] RESULT epoch=2 seconds=8.250 rmse=NaN local=1.0000 bytes=2048  ");
-        assertThat(EpochResult.parseAll(output)).containsExactly(new EpochResult(1, 10.0, 0.3, 0.5, 1000),
-                new EpochResult(2, 8.25, Double.NaN, 1.0, 2048));
+        assertThat(EpochResult.parseAll(output)).containsExactly(
+                new EpochResult(1, 10.0, 0.5, 1000, Map.of("rmse", 0.3)),
+                new EpochResult(2, 8.25, 1.0, 2048, Map.of("rmse", Double.NaN)));
     }
 
     @Test
@@ -33,5 +50,22 @@ class EpochResultTest {
         assertThatThrownBy(() -> EpochResult.parse("RESULT epoch=1 seconds=1.2.3 rmse=0.1 local=0.5 bytes=1"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("line='RESULT epoch=1 seconds=1.2.3 rmse=0.1 local=0.5 bytes=1' (expected numbers");
+        assertThatThrownBy(() -> EpochResult.parseAll(List.of("[node 0] RESULT epoch=x seconds=1 local=1 bytes=1")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("(expected numbers");
+    }
+
+    @Test
+    void aResultLineWithoutTheCommonKeysOrWithRepeatedOrBarePairsIsAnError() {
+        assertThatThrownBy(() -> EpochResult.parse("RESULT epoch=1 seconds=1 heldout=2.5 bytes=1"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("line='RESULT epoch=1 seconds=1 heldout=2.5 bytes=1' "
+                        + "(expected the keys epoch, seconds, local, bytes)");
+        assertThatThrownBy(() -> EpochResult.parse("RESULT epoch=1 seconds=1 local=1 bytes=1 rmse=1 rmse=2"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageEndingWith("(expected distinct key=value pairs, not 'rmse=2')");
+        assertThatThrownBy(() -> EpochResult.parse("RESULT epoch=1 seconds=1 local=1 bytes=1 diverged"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageEndingWith("(expected distinct key=value pairs, not 'diverged')");
     }
 }

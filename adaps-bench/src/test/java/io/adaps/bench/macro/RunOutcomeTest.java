@@ -1,0 +1,34 @@
+package io.adaps.bench.macro;
+
+import static io.adaps.api.Technique.STATIC;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+class RunOutcomeTest {
+    @Test
+    void theMeanEpochTimeLeavesOutTheFirstEpochWhenThereAreMore() {
+        assertThat(Runs.mf(2, 1, STATIC, 9, 2, 4).meanEpochSeconds()).hasValue(3.0);
+        assertThat(Runs.mf(2, 1, STATIC, 9).meanEpochSeconds()).hasValue(9.0);
+    }
+
+    @Test
+    void aSuccessfulRunReportsItsLastEpochsQuality() {
+        RunOutcome run = Runs.mf(2, 1, STATIC, 9, 2, 4);
+        assertThat(run.failure()).isNull();
+        assertThat(run.diverged()).isFalse();
+        assertThat(run.last().epoch()).isEqualTo(3);
+        assertThat(run.quality()).isEqualTo(0.5 / 3);
+    }
+
+    @Test
+    void aNanQualityIsADivergedRunNotAFailedOne() {
+        RunOutcome run = new RunOutcome(new RunConfig(Workload.MF, 4, 1, STATIC, null), 1, 0, false, null,
+                List.of(new EpochResult(1, 3, 1, 1, Map.of("rmse", Double.NaN))));
+        assertThat(run.failure()).isNull();
+        assertThat(run.diverged()).isTrue();
+    }
+}
