@@ -82,8 +82,8 @@ class SamplingDistributionTest {
     void poolKeysFollowTheDistributionOnOneNode() {
         AliasTable distribution = SamplingSetup.skewed();
         try (AdaPS node = SamplingSetup.single(SamplingScheme.POOL, SamplingSetup.sampled("w", distribution))) {
-            int generations = 40;
-            int samples = generations * io.adaps.sampling.SamplePool.DEFAULT_SIZE * SamplePool.DEFAULT_REUSE / N;
+            int generations = 10;
+            int samples = generations * SamplePool.DEFAULT_SIZE * SamplePool.DEFAULT_REUSE / N;
             long[] observed = sampleDeciles(node.worker(), samples);
             SamplingMetrics metrics = node.metrics().sampling();
             assertThat(metrics.poolFallbackDraws()).isZero();
@@ -124,7 +124,7 @@ class SamplingDistributionTest {
         try (TestCluster cluster = SamplingSetup.cluster(2, SamplingScheme.POOL, Technique.ADAPTIVE,
                 SamplingSetup.sampled("w", distribution))) {
             long[][] observed = new long[2][];
-            int samples = 40 * SamplePool.DEFAULT_SIZE * SamplePool.DEFAULT_REUSE / N;
+            int samples = 10 * SamplePool.DEFAULT_SIZE * SamplePool.DEFAULT_REUSE / N;
             Concurrently.run(2, Duration.ofMinutes(2), t -> observed[t] = sampleDeciles(cluster.node(t).worker(), samples));
             for (int node = 0; node < 2; node++) {
                 SamplingMetrics metrics = cluster.node(node).metrics().sampling();
