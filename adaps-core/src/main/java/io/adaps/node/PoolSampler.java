@@ -40,8 +40,4 @@ final class PoolSampler implements Sampler {
         }
         return fallbacks;
     }
-
-    SamplePool pool() {
-        return pool;
-    }
 }
