@@ -15,6 +15,7 @@ import io.adaps.node.Node;
 import io.adaps.node.NodeConfig;
 import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageType;
+import io.adaps.sampling.SamplePool;
 import io.adaps.transport.PeerAddress;
 import io.adaps.transport.Transport;
 import io.adaps.transport.TransportConfig;
@@ -123,6 +124,8 @@ public interface AdaPS extends AutoCloseable {
         private Partitioning partitioning = Partitioning.RANGE;
         private Technique technique = Technique.ADAPTIVE;
         private SamplingScheme sampling = SamplingScheme.NAIVE;
+        private int samplePoolSize = SamplePool.DEFAULT_SIZE;
+        private int samplePoolReuse = SamplePool.DEFAULT_REUSE;
         private Transport transport;
         private Duration connectTimeout = Duration.ofSeconds(30);
         private Duration heartbeatInterval = Duration.ofMillis(500);
@@ -204,6 +207,25 @@ public interface AdaPS extends AutoCloseable {
         /** How this node serves sampling access. Default {@link SamplingScheme#NAIVE}. */
         public Builder sampling(SamplingScheme scheme) {
             this.sampling = checkNotNull(scheme, "scheme");
+            return this;
+        }
+
+        /**
+         * The pool of {@link SamplingScheme#POOL}: {@code size} keys per generation of each sampled
+         * table's pool, each handed out {@code reuse} times before a fresh generation replaces
+         * it (see {@link SamplePool}). Larger pools hold more keys local; a larger reuse bound
+         * refreshes the pool less often and makes samples more dependent. Default
+         * {@value SamplePool#DEFAULT_SIZE} and {@value SamplePool#DEFAULT_REUSE}.
+         *
+         * @throws IllegalArgumentException if {@code size} is not a power of two in
+         *                                  {@value SamplePool#MIN_SIZE}..{@value SamplePool#MAX_SIZE}
+         *                                  or {@code reuse} not in 1..{@value SamplePool#MAX_REUSE}
+         */
+        public Builder samplePool(int size, int reuse) {
+            SamplePool.checkSize(size);
+            SamplePool.checkReuse(reuse);
+            this.samplePoolSize = size;
+            this.samplePoolReuse = reuse;
             return this;
         }
 
@@ -359,7 +381,8 @@ public interface AdaPS extends AutoCloseable {
                 firstKey += spec.rows();
             }
             if (nodes == 1) {
-                return new Node(new NodeConfig(0, 1, tables, partitioning, technique, sampling, operationTimeout, barrierTimeout, maxMessageBytes),
+                return new Node(new NodeConfig(0, 1, tables, partitioning, technique, sampling, samplePoolSize,
+                        samplePoolReuse, operationTimeout, barrierTimeout, maxMessageBytes),
                         null, null);
             }
             Transport chosen = transport != null ? transport : ServiceLoader.load(TransportProvider.class).findFirst()
@@ -374,7 +397,8 @@ public interface AdaPS extends AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new IllegalStateException(e.getMessage(), e);
             }
-            return new Node(new NodeConfig(nodeId, nodes, tables, partitioning, technique, sampling, operationTimeout, barrierTimeout,
+            return new Node(new NodeConfig(nodeId, nodes, tables, partitioning, technique, sampling,
+                    samplePoolSize, samplePoolReuse, operationTimeout, barrierTimeout,
                     maxMessageBytes), chosen, transportConfig);
         }
 

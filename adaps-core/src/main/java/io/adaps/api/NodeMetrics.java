@@ -25,6 +25,7 @@ import java.util.List;
  * @param locationHits     remote values this node's workers sent to a cached location
  * @param locationMisses   remote values sent to the home node because no location was cached
  * @param replication      what the adaptive manager did (replicas, synchronization, relocations)
+ * @param sampling         what the workers did with sampling access
  * @param peers            round-trip times of this node's requests, one entry per other node
  * @param perWorker        the local-access counters of each worker
  */
@@ -32,7 +33,8 @@ public record NodeMetrics(int nodeId, int workers, long localPulls, long localPu
                           long remotePulls, long remotePushes, long remoteSets, long intentsSignaled,
                           long messagesSent, long bytesSent, long messagesReceived, long bytesReceived,
                           long relocationsIn, long relocationsOut, long forwarded, long locationHits,
-                          long locationMisses, ReplicationMetrics replication, List<PeerMetrics> peers, List<WorkerMetrics> perWorker) {
+                          long locationMisses, ReplicationMetrics replication, SamplingMetrics sampling,
+                          List<PeerMetrics> peers, List<WorkerMetrics> perWorker) {
     /** Makes the lists unmodifiable. */
     public NodeMetrics {
         peers = List.copyOf(peers);
@@ -61,6 +63,13 @@ public record NodeMetrics(int nodeId, int workers, long localPulls, long localPu
                     replication.replicasHeld(), replication.replicasCreated(), replication.replicasDropped(),
                     replication.syncRounds(), replication.syncDeltaBytes() / 1048576.0, replication.managedRelocations(),
                     replication.actionWindowClocks()));
+        }
+        if (sampling.samples() > 0) {
+            text.append(String.format("%n  sampling %s: %d samples, %d rows drawn, %d pulled (%.1f%% local at pull); "
+                            + "%d local redraws; %d pool refills, %d pool fallback draws",
+                    sampling.scheme(), sampling.samples(), sampling.rowsDrawn(), sampling.rowsPulled(),
+                    100 * sampling.localFractionAtPull(), sampling.localRedraws(), sampling.poolRefills(),
+                    sampling.poolFallbackDraws()));
         }
         for (PeerMetrics peer : peers) {
             text.append(String.format("%n  round trips to node %d: %d, p50 %.0f us, p99 %.0f us, max %.0f us",

@@ -18,9 +18,11 @@ import io.adaps.intent.IntentSink;
 import io.adaps.intent.IntentTracker;
 import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageType;
+import io.adaps.sampling.SamplePool;
 import io.adaps.store.SlotKind;
 import io.adaps.store.TableStore;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2LongLinkedOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
@@ -57,7 +59,15 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  *       training threads need, synchronization must not starve them. A replica whose key was let
  *       go is flushed and dropped at the end of the next round.</li>
  * </ol>
- * The action window ({@link ActionWindow}) is estimated online from how fast the workers' clocks
+ * Sampling pools ({@link io.adaps.sampling.SamplePool}, scheme
+ * {@link io.adaps.api.SamplingScheme#POOL}) are refilled here, in the background, when a worker
+ * finds the next generation missing and wakes the manager. Under a technique that signals intent,
+ * the node keeps intent on every key of its pools' two current generations: such a key is active
+ * as if a worker had an open-ended intent for it (a count per key, beside the tracker's), so it is
+ * placed like any other active key, and it lingers and is let go like one when it leaves the pool.
+ * A generation's keys thus get placed while the previous generation is handed out.
+ *
+ * <p>The action window ({@link ActionWindow}) is estimated online from how fast the workers' clocks
  * advance and how long rounds take: an action started when an intent enters the window is done
  * before the worker gets there, and intents far in the future hold nothing yet.
  *
@@ -118,6 +128,12 @@ final class AdaptiveManager implements IntentTracker.Listener {
     private long nextRound;
     private long lingerUntil;
     private volatile boolean running = true;
+    /** Per table: its sampling pool, or {@code null}. */
+    private final SamplePool[] pools;
+    /** Per table: what hears a pool's keys come and go (intent, or nothing). */
+    private final SamplePool.Listener[] poolListeners;
+    /** Keys that are entries of this node's pools, with their number of entries; manager thread. */
+    private final Long2IntOpenHashMap poolEntries = new Long2IntOpenHashMap();
     final LongAdder replicasCreated = new LongAdder();
     final LongAdder relocations = new LongAdder();
 
@@ -131,6 +147,47 @@ final class AdaptiveManager implements IntentTracker.Listener {
         this.thread = new Thread(this::run, "adaps-manager-" + node.nodeId());
         this.thread.setDaemon(true);
         this.remote = new RemoteOperations(node, WORKER_ID, thread);
+        this.pools = node.samplePools();
+        this.poolListeners = new SamplePool.Listener[pools.length];
+        for (int table = 0; table < pools.length; table++) {
+            if (pools[table] != null) {
+                PoolIntent listener = technique.signalsIntent() ? new PoolIntent(table) : null;
+                poolListeners[table] = listener != null ? listener : SamplePool.IGNORE;
+                if (listener != null) {
+                    // The first two generations were drawn with the node; no worker runs yet.
+                    pools[table].forEachEntry(listener::entered);
+                }
+            }
+        }
+    }
+
+    /** Keeps this node's intent on a pool's entries: a key is active while it is an entry. */
+    private final class PoolIntent implements SamplePool.Listener {
+        private final long table;
+
+        PoolIntent(int table) {
+            this.table = (long) table << 32;
+        }
+
+        @Override
+        public void entered(long row) {
+            long key = table | row;
+            if (poolEntries.addTo(key, 1) == 0 && !tracker.isActive(key)) {
+                becameActive(key);
+            }
+        }
+
+        @Override
+        public void left(long row) {
+            long key = table | row;
+            int entries = poolEntries.addTo(key, -1);
+            if (entries == 1) {
+                poolEntries.remove(key);
+                if (!tracker.isActive(key)) {
+                    becameInactive(key);
+                }
+            }
+        }
     }
 
     void start() {
@@ -243,6 +300,7 @@ final class AdaptiveManager implements IntentTracker.Listener {
         readClocks(now);
         lingerUntil = now + lingerNanos();
         tracker.advance(clocks, windowClocks, this);
+        refillPools();
         letGo(now);
         announce(started, 0);
         announce(ended, Message.FLAG_INTENT_ENDS);
@@ -277,6 +335,20 @@ final class AdaptiveManager implements IntentTracker.Listener {
 
     @Override
     public void onActive(long key) {
+        if (!poolEntries.containsKey(key)) {
+            becameActive(key);
+        }
+    }
+
+    @Override
+    public void onInactive(long key) {
+        if (!poolEntries.containsKey(key)) {
+            becameInactive(key);
+        }
+    }
+
+    /** {@code key} has its first reason to be here: a worker's active intent or a pool entry. */
+    private void becameActive(long key) {
         if (lingering.containsKey(key)) {
             lingering.remove(key); // never let go: nothing to announce
         } else {
@@ -284,9 +356,33 @@ final class AdaptiveManager implements IntentTracker.Listener {
         }
     }
 
-    @Override
-    public void onInactive(long key) {
+    /** {@code key} has no reason left to be here; it lingers before it is let go. */
+    private void becameInactive(long key) {
         lingering.put(key, lingerUntil);
+    }
+
+    /** Whether a worker's intent or a pool entry holds {@code key} now. */
+    private boolean isActive(long key) {
+        return tracker.isActive(key) || poolEntries.containsKey(key);
+    }
+
+    /** Draws the next generation of every pool that needs one (a worker woke us for it). */
+    private void refillPools() {
+        for (int table = 0; table < pools.length; table++) {
+            SamplePool pool = pools[table];
+            if (pool != null && pool.needsRefill()) {
+                try {
+                    // At most two: the generation in use (if it was late) and the next one.
+                    if (pool.refill(poolListeners[table])) {
+                        pool.refill(poolListeners[table]);
+                    }
+                } catch (IllegalStateException e) {
+                    // A distribution that drew outside its table: the workers' fallback draws
+                    // refuse the sample with the same error; the manager's other work goes on.
+                    LOG.warn("node {}: sampling pool of table {} not refilled: {}", node.nodeId(), table, e.getMessage());
+                }
+            }
+        }
     }
 
     /** Lets go of the keys that lingered long enough: their homes hear the end, their replicas go. */
@@ -303,7 +399,7 @@ final class AdaptiveManager implements IntentTracker.Listener {
 
     /** Whether this node still has intent for {@code key}: active, or lingering. */
     private boolean wanted(long key) {
-        return tracker.isActive(key) || lingering.containsKey(key);
+        return isActive(key) || lingering.containsKey(key);
     }
 
     /**
@@ -342,7 +438,7 @@ final class AdaptiveManager implements IntentTracker.Listener {
         synchronized (placedKeys) {
             for (int i = 0; i < placedKeys.size(); i++) {
                 long key = placedKeys.getLong(i);
-                if (!tracker.isActive(key)) {
+                if (!isActive(key)) {
                     continue; // the intent ended meanwhile: nothing is worth moving for it
                 }
                 if (placedActions.getInt(i) == Message.FLAG_RELOCATE) {

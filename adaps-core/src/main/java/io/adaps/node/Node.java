@@ -22,6 +22,8 @@ import io.adaps.api.NodeMetrics;
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.PeerMetrics;
 import io.adaps.api.ReplicationMetrics;
+import io.adaps.api.SamplingMetrics;
+import io.adaps.api.SamplingScheme;
 import io.adaps.api.Table;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
@@ -29,6 +31,7 @@ import io.adaps.api.WorkerMetrics;
 import io.adaps.directory.LocationCache;
 import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageType;
+import io.adaps.sampling.SamplePool;
 import io.adaps.store.SlotKind;
 import io.adaps.store.TableStore;
 import io.adaps.transport.MessageHandler;
@@ -63,6 +66,10 @@ public final class Node implements AdaPS, MessageHandler {
     private final ClusterBarrier barrier;
     /** Turns intents into placements and synchronizes replicas; {@code null} if the technique needs neither. */
     private final AdaptiveManager manager;
+    /** Per table: the pool of {@link SamplingScheme#POOL}, or {@code null} (not sampled, or another scheme). */
+    private final SamplePool[] samplePools;
+    /** Per table: how its samples are drawn, or {@code null} if it is not sampled. */
+    private final Sampler[] samplers;
     /** Pushes on their way to other nodes; {@code null} unless replicas are created on intent. */
     private final InFlightPushes inFlightPushes;
     private final AtomicReferenceArray<PeerFailedException> peerFailures;
@@ -131,9 +138,23 @@ public final class Node implements AdaPS, MessageHandler {
             this.relocator = null;
         }
         this.server = new RequestServer(this, stores, relocator);
+        this.samplePools = new SamplePool[tables.size()];
+        for (Table table : tables) {
+            if (config.sampling() == SamplingScheme.POOL && table.spec().sampling() != null) {
+                samplePools[table.id()] = new SamplePool(table.spec().sampling(), table.rows(), config.samplePoolSize(),
+                        config.samplePoolReuse(), 0x5DEECE66DL * (config.nodeId() + 1) + table.id());
+            }
+        }
         Technique technique = config.technique();
         this.manager = config.clusterSize() > 1 && (technique.signalsIntent() || technique.replicates())
                 ? new AdaptiveManager(this, stores) : null;
+        this.samplers = new Sampler[tables.size()];
+        for (Table table : tables) {
+            if (table.spec().sampling() != null) {
+                samplers[table.id()] = Sampler.of(config.sampling(), table, stores[table.id()], config.clusterSize(),
+                        samplePools[table.id()], manager);
+            }
+        }
         this.inFlightPushes = manager != null && technique.signalsIntent() && technique.replicates()
                 ? new InFlightPushes() : null;
         this.barrier = new ClusterBarrier(this);
@@ -149,6 +170,16 @@ public final class Node implements AdaPS, MessageHandler {
 
     NodeConfig config() {
         return config;
+    }
+
+    /** The sampler of table {@code table}; {@code null} if it is not sampled. */
+    Sampler sampler(int table) {
+        return samplers[table];
+    }
+
+    /** Per table: its {@link SamplingScheme#POOL} pool, or {@code null}. The manager refills them. */
+    SamplePool[] samplePools() {
+        return samplePools;
     }
 
     @Override
@@ -231,7 +262,22 @@ public final class Node implements AdaPS, MessageHandler {
         return new NodeMetrics(nodeId(), workers.size(), sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6],
                 messagesSent.sum(), bytesSent.sum(), messagesReceived.sum(), bytesReceived.sum(),
                 relocator == null ? 0 : relocator.relocationsIn.sum(), relocator == null ? 0 : relocator.relocationsOut.sum(),
-                relocator == null ? 0 : relocator.forwarded.sum(), sums[7], sums[8], replicationMetrics(), peers, perWorker);
+                relocator == null ? 0 : relocator.forwarded.sum(), sums[7], sums[8], replicationMetrics(), samplingMetrics(),
+                peers, perWorker);
+    }
+
+    private SamplingMetrics samplingMetrics() {
+        long[] sums = new long[6];
+        for (NodeWorker worker : workers) {
+            worker.addSamplingCounters(sums);
+        }
+        long refills = 0;
+        for (SamplePool pool : samplePools) {
+            if (pool != null) {
+                refills += pool.refills();
+            }
+        }
+        return new SamplingMetrics(config.sampling(), sums[0], sums[1], sums[2], sums[3], sums[4], refills, sums[5]);
     }
 
     private ReplicationMetrics replicationMetrics() {

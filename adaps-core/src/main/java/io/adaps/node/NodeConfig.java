@@ -18,12 +18,14 @@ import io.adaps.api.Technique;
  * @param partitioning     how rows get home nodes
  * @param technique        how this node manages parameter placement
  * @param sampling         how this node serves sampling access
+ * @param samplePoolSize   keys per generation of a {@link SamplingScheme#POOL} pool
+ * @param samplePoolReuse  how often a pool key is handed out
  * @param operationTimeout the longest wait for answers from live peers
  * @param barrierTimeout   the longest wait in a barrier
  * @param maxMessageBytes  the largest message; operations are split to fit
  */
 public record NodeConfig(int nodeId, int clusterSize, List<Table> tables, Partitioning partitioning,
-                         Technique technique, SamplingScheme sampling,
+                         Technique technique, SamplingScheme sampling, int samplePoolSize, int samplePoolReuse,
                          Duration operationTimeout, Duration barrierTimeout, int maxMessageBytes) {
     /** Copies {@code tables}. */
     public NodeConfig {

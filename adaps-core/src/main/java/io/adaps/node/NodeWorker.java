@@ -62,6 +62,12 @@ final class NodeWorker extends AbstractAccess implements Worker {
     private long sets;
     private long intents;
     private final PreparedSamples samples = new PreparedSamples();
+    private long samplesPrepared;
+    private long sampleRowsDrawn;
+    private long sampleRowsPulled;
+    private long sampleRowsLocal;
+    private long localRedraws;
+    private long poolFallbackDraws;
     /** This worker's draws; seeded by node and worker id, so runs repeat. */
     private final SplittableRandom random;
 
@@ -397,8 +403,10 @@ final class NodeWorker extends AbstractAccess implements Worker {
     }
 
     /**
-     * Draws a sample of {@code n} rows of {@code table} and keeps them under a new handle; see
-     * {@link io.adaps.api.SamplingScheme} for what each scheme does here.
+     * Draws a sample of {@code n} rows of {@code table} with the node's {@link Sampler} of the
+     * table and keeps them under a new handle; see {@link SamplingScheme} for what each scheme
+     * does here. A refused call (bad arguments, too many prepared, a distribution that drew
+     * outside the table) leaves no handle behind.
      */
     long prepareSample(Table table, int n, long fromClock, long toClock) {
         checkUsable();
@@ -413,22 +421,32 @@ final class NodeWorker extends AbstractAccess implements Worker {
         checkClocks(fromClock, toClock);
         long handle = samples.reserve(table.id(), n);
         long[] drawn = samples.keys(handle);
-        for (int i = 0; i < n; i++) {
-            long row = distribution.draw(random);
-            if (row < 0 || row >= table.rows()) {
-                samples.release(handle);
-                throw new IllegalStateException("distribution " + distribution + " drew row " + row + " (expected 0.."
-                        + (table.rows() - 1) + ", a row of table '" + table.name() + "')");
+        SamplingScheme scheme = node.config().sampling();
+        try {
+            int extra = node.sampler(table.id()).draw(random, drawn, n);
+            if (scheme == SamplingScheme.LOCAL) {
+                localRedraws += extra;
+            } else if (scheme == SamplingScheme.POOL) {
+                poolFallbackDraws += extra;
             }
-            drawn[i] = row;
+        } catch (RuntimeException | Error e) {
+            samples.release(handle);
+            throw e;
         }
-        if (node.config().sampling() == SamplingScheme.PRELOCALIZE) {
+        if (scheme == SamplingScheme.PRELOCALIZE) {
             signalIntent(table, drawn, 0, n, fromClock, toClock);
         }
+        samplesPrepared++;
+        sampleRowsDrawn += n;
         return handle;
     }
 
-    /** Writes a prepared sample's rows to {@code keysOut} and pulls their values into {@code valuesOut}. */
+    /**
+     * Writes a prepared sample's rows to {@code keysOut} and pulls their values into
+     * {@code valuesOut}; rows are read wherever they are now (see {@link #execute}), so a row
+     * that moved since the prepare is still read correctly. Everything is checked before the
+     * handle is used up.
+     */
     void pullSample(Table table, long handle, long[] keysOut, int keysOffset, float[] valuesOut, int valuesOffset,
                     boolean exactLength) {
         checkUsable();
@@ -444,7 +462,24 @@ final class NodeWorker extends AbstractAccess implements Worker {
         checkBuffer(Operation.PULL, valuesOut, valuesOffset, (long) n * table.valueLength(), exactLength);
         System.arraycopy(samples.keys(handle), 0, keysOut, keysOffset, n);
         samples.release(handle);
+        // execute counts the rows it read here as local pulls: the difference is this sample's.
+        long localBefore = pulls;
         execute(Operation.PULL, table, keysOut, keysOffset, n, valuesOut, valuesOffset, false, false);
+        sampleRowsPulled += n;
+        sampleRowsLocal += pulls - localBefore;
+    }
+
+    /**
+     * Adds samples prepared, rows drawn, rows pulled, rows local at pull, local redraws and pool
+     * fallback draws to {@code sums[0..5]}.
+     */
+    void addSamplingCounters(long[] sums) {
+        sums[0] += samplesPrepared;
+        sums[1] += sampleRowsDrawn;
+        sums[2] += sampleRowsPulled;
+        sums[3] += sampleRowsLocal;
+        sums[4] += localRedraws;
+        sums[5] += poolFallbackDraws;
     }
 
     /** Whether this node's manager places parameters by intent (a cluster of one has nothing to place). */

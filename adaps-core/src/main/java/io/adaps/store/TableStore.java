@@ -393,6 +393,17 @@ public final class TableStore {
         return (int) INDEX.getAcquire(index, (int) row) != ABSENT;
     }
 
+    /**
+     * Whether a worker could read {@code row} here now without waiting: held, owned or as a
+     * replica, and not a pending replica (not yet fetched, or draining after a drop). A row being
+     * handed over to another node is not held any more. Sampling that prefers local rows asks
+     * this; the answer may be stale by the time the row is read, which the read itself handles.
+     */
+    public boolean holdsReadable(long row) {
+        int r = (int) row;
+        return (int) INDEX.getAcquire(index, r) != ABSENT && (byte) PENDING.getVolatile(pending, r) == 0;
+    }
+
     /** Whether {@code row} is held here as an owned row. */
     public boolean owns(long row) {
         return (int) INDEX.getAcquire(index, (int) row) >= 0;

@@ -53,4 +53,45 @@ class AllocationFreeTest {
             assertThat(allocated).as("bytes allocated by 800,000 operations").isLessThan(64 * 1024);
         }
     }
+
+    /** prepareSample and pullSample allocate nothing per call under any scheme (pool refills included). */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(io.adaps.api.SamplingScheme.class)
+    void samplingAllocatesNothing(io.adaps.api.SamplingScheme scheme) {
+        var threads = ManagementFactory.getThreadMXBean();
+        assumeTrue(threads instanceof com.sun.management.ThreadMXBean, "per-thread allocation counter available");
+        var counter = (com.sun.management.ThreadMXBean) threads;
+        long[] counts = new long[1000];
+        for (int r = 0; r < counts.length; r++) {
+            counts[r] = 100_000 / (r + 1);
+        }
+        try (AdaPS node = AdaPS.builder().sampling(scheme).samplePool(64, 2)
+                .table(TableSpec.of("w", 1000, 8).withSampling(io.adaps.sampling.AliasTable.unigram(counts, 0.75)))
+                .build()) {
+            Worker worker = node.worker();
+            TableView w = worker.table("w");
+            long[] keys = new long[32];
+            float[] values = new float[32 * 8];
+            Runnable calls = () -> {
+                long clock = worker.clock();
+                long first = w.prepareSample(32, clock, clock + 1);
+                long second = w.prepareSample(32, clock, clock + 2);
+                w.pullSample(first, keys, values);
+                w.pullSample(second, keys, 0, values, 0);
+                worker.advanceClock();
+            };
+            for (int i = 0; i < 20_000; i++) {
+                calls.run();
+            }
+            long thread = Thread.currentThread().getId();
+            long before = counter.getThreadAllocatedBytes(thread);
+            for (int i = 0; i < 50_000; i++) {
+                calls.run();
+            }
+            long allocated = counter.getThreadAllocatedBytes(thread) - before;
+            // 200,000 calls; a single allocation per call would be >= 3.2 MB.
+            assertThat(allocated).as("bytes allocated by 200,000 sampling calls under %s", scheme).isLessThan(64 * 1024);
+            assertThat(node.metrics().sampling().rowsPulled()).isEqualTo(70_000L * 64);
+        }
+    }
 }

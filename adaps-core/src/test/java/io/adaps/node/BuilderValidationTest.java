@@ -132,4 +132,48 @@ class BuilderValidationTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("failureTimeout=PT3S (expected at least twice heartbeatInterval=PT2S)");
     }
+
+    @Test
+    void samplingSettingsAndEnvironment() {
+        AdaPS.Builder builder = AdaPS.builder()
+                .table(TableSpec.of("t", 40, 1).withSampling(new io.adaps.sampling.UniformKeys(0, 40)));
+        assertThatThrownBy(() -> builder.fromEnvironment(java.util.Map.of("ADAPS_NODE_ID", "3", "ADAPS_SAMPLING", "FAST")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ADAPS_SAMPLING='FAST' (expected one of [NAIVE, PRELOCALIZE, POOL, LOCAL])");
+        assertThatThrownBy(() -> builder.fromEnvironment(java.util.Map.of("ADAPS_SAMPLING", "")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ADAPS_SAMPLING='' (expected one of [NAIVE, PRELOCALIZE, POOL, LOCAL])");
+        assertThatThrownBy(() -> builder.sampling(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("scheme=null (expected a value)");
+        assertThatThrownBy(() -> builder.samplePool(100, 2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("samplePoolSize=100 (expected a power of two in 16..1048576)");
+        assertThatThrownBy(() -> builder.samplePool(1 << 21, 2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("samplePoolSize=2097152 (expected a power of two in 16..1048576)");
+        assertThatThrownBy(() -> builder.samplePool(16, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("samplePoolReuse=0 (expected 1..1024)");
+        assertThatThrownBy(() -> TableSpec.of("t", 10, 1).withSampling(new io.adaps.sampling.UniformKeys(0, 11)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("distribution.size()=11 (expected at most rows=10 of table 't')");
+        assertThatThrownBy(() -> TableSpec.of("t", 10, 1).withSampling(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("distribution=null (expected a value)");
+        // The refusals changed nothing: a node of its own with the default scheme.
+        try (AdaPS node = builder.build()) {
+            assertThat(node.nodeId()).isZero();
+            assertThat(node.metrics().sampling().scheme()).isEqualTo(io.adaps.api.SamplingScheme.NAIVE);
+        }
+        // A valid scheme from the environment (trimmed), and a pool of 16 keys reused twice: 96
+        // rows are three generations, so the pool drew two more after its first two.
+        builder.fromEnvironment(java.util.Map.of("ADAPS_SAMPLING", " POOL ")).samplePool(16, 2);
+        try (AdaPS node = builder.build()) {
+            io.adaps.api.Worker worker = node.worker();
+            for (int s = 0; s < 6; s++) {
+                io.adaps.api.TableView t = worker.table("t");
+                t.pullSample(t.prepareSample(16, 0, 1), new long[16], new float[16]);
+            }
+            io.adaps.api.SamplingMetrics sampling = node.metrics().sampling();
+            assertThat(sampling.scheme()).isEqualTo(io.adaps.api.SamplingScheme.POOL);
+            assertThat(sampling.poolRefills()).isEqualTo(4);
+            assertThat(sampling.poolFallbackDraws()).isZero();
+        }
+    }
 }

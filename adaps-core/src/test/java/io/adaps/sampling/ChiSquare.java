@@ -18,6 +18,27 @@ final class ChiSquare {
     }
 
     /**
+     * The statistic of {@code observed} counts in {@link #BINS} bins against the bins' exact
+     * probabilities {@code binProbability} (each bin expecting at least 5).
+     */
+    static double statistic(long[] observed, double[] binProbability) {
+        long draws = 0;
+        for (long count : observed) {
+            draws += count;
+        }
+        double statistic = 0;
+        for (int b = 0; b < BINS; b++) {
+            double expected = binProbability[b] * draws;
+            if (expected < 5) {
+                throw new AssertionError("bin " + b + " expects " + expected + " draws (need >= 5)");
+            }
+            double diff = observed[b] - expected;
+            statistic += diff * diff / expected;
+        }
+        return statistic;
+    }
+
+    /**
      * The statistic of {@code draws} draws; {@code bin} maps a key to its bin in {@code 0..9}, and
      * {@code binProbability} holds each bin's exact probability (each expecting at least 5 draws).
      *

@@ -336,4 +336,24 @@ class ReplicaTest {
         assertThat(TableStore.isZero(new float[] {0f, 1e-30f}, 0, 2)).isFalse();
         assertThat(TableStore.isZero(new float[0], 0, 0)).isTrue();
     }
+
+    /** What LOCAL sampling counts as local: rows a worker reads here without waiting. */
+    @Test
+    void readableRowsAreOwnedRowsAndFetchedReplicasOnly() {
+        TableStore store = new TableStore(spec);
+        store.allocate(1, SlotKind.OWNED);
+        assertThat(store.holdsReadable(1)).as("owned").isTrue();
+        assertThat(store.holdsReadable(2)).as("absent").isFalse();
+        assertThat(store.tryInstallPendingReplica(2)).isTrue();
+        assertThat(store.holds(2)).isTrue();
+        assertThat(store.holdsReadable(2)).as("pending replica").isFalse();
+        assertThat(store.refreshReplica(2, new float[3], 0)).isTrue();
+        assertThat(store.holdsReadable(2)).as("fetched replica").isTrue();
+        assertThat(store.dropReplica(2, null, 0)).isTrue();
+        assertThat(store.holdsReadable(2)).as("dropped replica, draining").isFalse();
+        store.drained(2);
+        assertThat(store.holdsReadable(2)).as("drained, absent").isFalse();
+        assertThat(store.takeOut(1, null, 0)).isTrue();
+        assertThat(store.holdsReadable(1)).as("handed over").isFalse();
+    }
 }

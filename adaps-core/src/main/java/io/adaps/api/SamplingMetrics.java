@@ -1,0 +1,26 @@
+package io.adaps.api;
+
+/**
+ * What a node's workers did with sampling access ({@link TableView#prepareSample},
+ * {@link TableView#pullSample}) under its {@link SamplingScheme}.
+ *
+ * @param scheme            the node's scheme
+ * @param samples           samples prepared
+ * @param rowsDrawn         rows of those samples
+ * @param rowsPulled        rows of samples pulled
+ * @param rowsLocalAtPull   rows of samples pulled that were read in this node's memory (owned or
+ *                          replica); the others were read at other nodes
+ * @param localRedraws      {@link SamplingScheme#LOCAL}: draws that were drawn again because
+ *                          their row was not held here
+ * @param poolRefills       {@link SamplingScheme#POOL}: pool generations drawn (the first two of
+ *                          each pool included)
+ * @param poolFallbackDraws {@link SamplingScheme#POOL}: rows drawn fresh from the distribution
+ *                          because the pool's generation was not ready (its refill was late)
+ */
+public record SamplingMetrics(SamplingScheme scheme, long samples, long rowsDrawn, long rowsPulled,
+                              long rowsLocalAtPull, long localRedraws, long poolRefills, long poolFallbackDraws) {
+    /** The fraction of pulled sample rows that were local; 1 before any pull. */
+    public double localFractionAtPull() {
+        return rowsPulled == 0 ? 1.0 : (double) rowsLocalAtPull / rowsPulled;
+    }
+}
