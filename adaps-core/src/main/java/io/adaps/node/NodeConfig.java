@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import io.adaps.api.Partitioning;
-import io.adaps.api.Table;
 import io.adaps.api.SamplingScheme;
+import io.adaps.api.Table;
 import io.adaps.api.Technique;
+import io.adaps.sampling.KeyDistribution;
 
 /**
  * A node's settings, validated by {@link io.adaps.api.AdaPS.Builder}.
@@ -40,7 +41,17 @@ public record NodeConfig(int nodeId, int clusterSize, List<Table> tables, Partit
     public static String schema(List<Table> tables, Partitioning partitioning) {
         return tables.stream()
                 .map(t -> t.name() + ":" + t.rows() + "x" + t.valueLength() + ":" + t.spec().initializer() + ":"
-                        + t.spec().updateRule())
+                        + t.spec().updateRule() + samplingSchema(t))
                 .collect(Collectors.joining(";", "", ";partitioning=" + partitioning));
+    }
+
+    /**
+     * A sampled table's distribution as the handshake compares it: its kind and number of keys,
+     * which catch a node without the distribution or with another vocabulary, while
+     * distributions without a {@code toString()} of their own still agree between processes.
+     */
+    private static String samplingSchema(Table table) {
+        KeyDistribution sampling = table.spec().sampling();
+        return sampling == null ? "" : ":sampling=" + sampling.getClass().getSimpleName() + "/" + sampling.size();
     }
 }
