@@ -70,15 +70,18 @@ final class Embeddings {
 
     /**
      * Where word {@code other} ranks among the neighbours of the word whose {@code cosines} are
-     * given (from {@link #cosines}), as a fraction: 1 if it is the nearest of all other words, 0 if
-     * it is the farthest, about 0.5 for random vectors; ties count half. Both words are left out of
-     * the comparison.
+     * given (from {@link #cosines}), compared with the words not {@code excluded}: the fraction of
+     * them that are farther away, ties counting half; 1 if {@code other} is nearer than all of
+     * them, about 0.5 for random vectors. {@code NaN} if no word is compared. Exclude
+     * {@code other} itself (and usually the word) to compare it only with the rest.
      */
-    double percentile(float[] cosines, int word, int other) {
+    double percentile(float[] cosines, int other, boolean[] excluded) {
         float target = cosines[other];
         double farther = 0;
+        int compared = 0;
         for (int w = 0; w < words; w++) {
-            if (w != word && w != other) {
+            if (!excluded[w]) {
+                compared++;
                 if (cosines[w] < target) {
                     farther++;
                 } else if (cosines[w] == target) {
@@ -86,6 +89,6 @@ final class Embeddings {
                 }
             }
         }
-        return words <= 2 ? Double.NaN : farther / (words - 2);
+        return farther / compared;
     }
 }

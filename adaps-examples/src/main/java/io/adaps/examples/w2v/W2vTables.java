@@ -5,6 +5,7 @@ import static io.adaps.util.Checks.checkPositive;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.Initializers;
+import io.adaps.api.Partitioning;
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRules;
 import io.adaps.sampling.AliasTable;
@@ -33,8 +34,10 @@ final class W2vTables {
 
     /**
      * Declares both tables for {@code vocabulary} with vectors of {@code dim} floats on
-     * {@code builder} and returns it; the input vectors' initializer seed is derived from
-     * {@code seed}.
+     * {@code builder}, with {@link Partitioning#HASH hash partitioning}, and returns it; the input
+     * vectors' initializer seed is derived from {@code seed}. Word ids run by descending
+     * frequency, so range partitioning would make node 0 the home of every frequent word: under
+     * {@code STATIC} it would serve most of every other node's accesses.
      */
     static AdaPS.Builder declare(AdaPS.Builder builder, Vocabulary vocabulary, int dim, long seed) {
         checkNotNull(builder, "builder");
@@ -46,6 +49,7 @@ final class W2vTables {
         }
         float bound = 0.5f / dim;
         return builder
+                .partitioning(Partitioning.HASH)
                 .table(TableSpec.of(IN, counts.length, dim)
                         .withInitializer(Initializers.uniform(-bound, bound, SplitMix.hash(seed, 0, 0)))
                         .withUpdateRule(UpdateRules.add()))
