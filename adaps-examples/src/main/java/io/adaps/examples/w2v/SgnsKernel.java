@@ -44,12 +44,9 @@ final class SgnsKernel {
     }
 
     /**
-     * One step on a pair, in place, returning its loss before the step.
-     *
-     * @param in              input vectors; {@code v} at {@code inOffset}
-     * @param out             output vectors; {@code u} at {@code contextOffset}, the negatives at
-     *                        {@code negativeOffsets[0 .. negatives)}
-     * @param lr              the learning rate
+     * One step on a pair, in place, returning its loss before the step: {@code v} is at
+     * {@code inOffset} of {@code in}, {@code u} at {@code contextOffset} of {@code out}, and the
+     * negatives at {@code negativeOffsets[0 .. negatives)} of {@code out}; {@code lr} is the rate.
      */
     double step(float[] in, int inOffset, float[] out, int contextOffset, int[] negativeOffsets, int negatives,
                 float lr) {

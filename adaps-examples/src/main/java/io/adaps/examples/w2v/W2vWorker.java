@@ -23,7 +23,7 @@ import io.adaps.examples.mf.RowBatch;
  * <p><b>Negatives</b> come from a sample of the output table's unigram^0.75 distribution,
  * {@link TableView#prepareSample prepared} when the chunk is prepared and
  * {@link TableView#pullSample pulled} (keys with values) when it starts. The sample has one draw
- * per kept word of the chunk, and each pair takes its negatives uniformly from it: every negative
+ * per kept word of the chunk (at most {@link TableView#MAX_SAMPLE_SIZE}), and each pair takes its negatives uniformly from it: every negative
  * is marginally drawn from the distribution, as in word2vec, but a chunk reuses its draws (about
  * {@code (window + 1) * negatives} times each, 30 with the defaults) instead of pulling a fresh row
  * per negative, which would pull that many rows per word. A negative equal to the context word is skipped, as in
@@ -89,19 +89,20 @@ final class W2vWorker {
         this.dim = inView.table().valueLength();
         this.kernel = new SgnsKernel(dim);
         int vocabulary = Math.toIntExact(inView.table().rows());
-        int maxWords = Math.max(1, Math.min(schedule.maxChunkWords(), TableView.MAX_SAMPLE_SIZE));
+        int maxWords = Math.max(1, schedule.maxChunkWords());
+        int maxSample = Math.min(maxWords, TableView.MAX_SAMPLE_SIZE);
         this.inBatch = new RowBatch(inView, Math.min(vocabulary, maxWords));
-        this.outBatch = new RowBatch(outView, Math.min(vocabulary, 2 * maxWords));
+        this.outBatch = new RowBatch(outView, (int) Math.min(vocabulary, (long) maxWords + maxSample));
         this.inPulled = new float[inBatch.values.length];
         this.outPulled = new float[outBatch.values.length];
         for (int i = 0; i < ring.length; i++) {
             ring[i] = new Chunk(maxWords, vocabulary);
         }
         this.random = new SplittableRandom(seed);
-        this.sampleKeys = new long[maxWords];
-        this.sampleValues = new float[maxWords * dim];
-        this.poolRows = new int[maxWords];
-        this.poolOffsets = new int[maxWords];
+        this.sampleKeys = new long[maxSample];
+        this.sampleValues = new float[Math.multiplyExact(maxSample, dim)];
+        this.poolRows = new int[maxSample];
+        this.poolOffsets = new int[maxSample];
         this.negativeOffsets = new int[settings.negatives()];
         this.totalWords = schedule.threadWords(thread) * settings.epochs();
     }
@@ -152,7 +153,7 @@ final class W2vWorker {
         }
         inView.intent(chunk.distinct(), 0, chunk.distinctCount(), clock, clock + 1);
         outView.intent(chunk.distinct(), 0, chunk.distinctCount(), clock, clock + 1);
-        chunk.sampleSize = chunk.size();
+        chunk.sampleSize = Math.min(chunk.size(), TableView.MAX_SAMPLE_SIZE);
         chunk.sampleHandle = outView.prepareSample(chunk.sampleSize, clock, clock + 1);
     }
 
