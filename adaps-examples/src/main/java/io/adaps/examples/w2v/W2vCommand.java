@@ -55,7 +55,7 @@ import picocli.CommandLine.Spec;
             "Node 0 prints a line per epoch, nearest neighbours of a few words and, for scripts, a line "
                     + "'RESULT epoch=N seconds=S loss=L heldout=H similarity=G local=F bytes=B' (L: mean training loss of "
                     + "the epoch's pairs; H: mean loss on the held-out last " + CorpusSplit.HELD_OUT_PERCENT
-                    + "% of the sentences; G: word-group score, 0.5 random to 1 perfect; F: node 0's local fraction, "
+                    + "%% of the sentences; G: word-group score, 0.5 random to 1 perfect; F: node 0's local fraction, "
                     + "0 to 1; B: bytes node 0 sent during the epoch).",
             ""})
 public final class W2vCommand implements Callable<Integer> {
@@ -88,7 +88,7 @@ public final class W2vCommand implements Callable<Integer> {
     private double subsample;
 
     @Option(names = "--lr", paramLabel = "RATE", defaultValue = "0.025",
-            description = "Learning rate at the start, decaying linearly to 0.01% of it at the end "
+            description = "Learning rate at the start, decaying linearly to 0.01%% of it at the end "
                     + "(default: ${DEFAULT-VALUE}).")
     private float learningRate;
 

@@ -58,6 +58,19 @@ class W2vCommandTest {
     }
 
     @Test
+    void helpDescribesTheResultLineAndTheFlags() {
+        Run run = run("w2v", "--help");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out().replaceAll("\\s+", " "))
+                .contains("'RESULT epoch=N seconds=S loss=L heldout=H similarity=G local=F bytes=B'")
+                .contains("held-out last 2% of the sentences")
+                .contains("decaying linearly to 0.01% of it")
+                .contains("--sampling=NAME")
+                .contains("--corpus=FILE...");
+        assertThat(run.err()).isEmpty();
+    }
+
+    @Test
     void aMinimumCountThatNoWordReachesIsAUsageError() {
         Run run = run("w2v", "--max-lines=20", "--min-count=100000");
         assertThat(run.exitCode()).isEqualTo(2);
