@@ -5,6 +5,7 @@ import java.io.IOException;
 import io.adaps.api.ClusterException;
 import io.adaps.examples.launch.LaunchCommand;
 import io.adaps.examples.mf.MfCommand;
+import io.adaps.examples.w2v.W2vCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,7 +22,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Examples.Version.class,
         description = "Runs a training application on AdaPS.",
-        subcommands = {MfCommand.class, LaunchCommand.class})
+        subcommands = {MfCommand.class, W2vCommand.class, LaunchCommand.class})
 public final class Examples {
     private Examples() {
     }

@@ -5,14 +5,14 @@ import java.util.stream.Collectors;
 
 /**
  * Argument checks that {@link io.adaps.util.Checks} lacks, with its {@code name=value (expected ...)}
- * messages.
+ * messages, shared by the examples' commands.
  */
-final class ExampleChecks {
+public final class ExampleChecks {
     private ExampleChecks() {
     }
 
     /** Returns {@code value} if it is finite and zero or more, else throws naming {@code name}. */
-    static double checkNonNegativeFinite(double value, String name) {
+    public static double checkNonNegativeFinite(double value, String name) {
         if (!(value >= 0) || Double.isInfinite(value)) {
             throw new IllegalArgumentException(name + "=" + value + " (expected a finite value >= 0)");
         }
@@ -20,7 +20,7 @@ final class ExampleChecks {
     }
 
     /** Returns {@code value} if it is finite and zero or more, else throws naming {@code name}. */
-    static float checkNonNegativeFinite(float value, String name) {
+    public static float checkNonNegativeFinite(float value, String name) {
         if (!(value >= 0) || Float.isInfinite(value)) {
             throw new IllegalArgumentException(name + "=" + value + " (expected a finite value >= 0)");
         }
@@ -31,7 +31,7 @@ final class ExampleChecks {
      * The constant of {@code type} named exactly {@code value}, else throws naming {@code name} and
      * listing the constants, so that a constant added to the enum is accepted and listed at once.
      */
-    static <E extends Enum<E>> E checkOneOf(Class<E> type, String value, String name) {
+    public static <E extends Enum<E>> E checkOneOf(Class<E> type, String value, String name) {
         for (E constant : type.getEnumConstants()) {
             if (constant.name().equals(value)) {
                 return constant;
@@ -42,7 +42,7 @@ final class ExampleChecks {
     }
 
     /** Returns {@code value} if it is in {@code (0, 1)}, else throws naming {@code name}. */
-    static double checkOpenFraction(double value, String name) {
+    public static double checkOpenFraction(double value, String name) {
         if (!(value > 0 && value < 1)) {
             throw new IllegalArgumentException(name + "=" + value + " (expected a value in (0, 1))");
         }

@@ -4,10 +4,8 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 import io.adaps.api.AdaPS;
-import io.adaps.api.NodeMetrics;
+import io.adaps.examples.mf.RunOutput.Accesses;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * One node's share of a training run, on a cluster of one or more nodes: every node holds the same
@@ -23,12 +21,6 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * reports its metrics.
  */
 final class MfRun {
-    /**
-     * Width of the progress bar on a cluster: an 80-column line still fits behind the
-     * {@code [node 0] } prefix that the launcher puts before each line of a node.
-     */
-    private static final int CLUSTER_BAR_WIDTH = 70;
-
     private final AdaPS node;
     private final MfTrainer trainer;
     private final EpochPlan plan;
@@ -67,7 +59,8 @@ final class MfRun {
             double seconds;
             // The bar is made before the clock starts: finding out about the console takes tens of
             // milliseconds, which would count against every epoch.
-            try (ProgressBar bar = reports() ? progressBar(epoch) : null) {
+            try (ProgressBar bar = reports()
+                    ? RunOutput.progressBar(epoch, plan.train().size(), node.clusterSize() > 1) : null) {
                 long start = System.nanoTime();
                 plan.epoch(trainer, bar == null ? done -> { } : bar::stepBy);
                 node.barrier();
@@ -85,12 +78,7 @@ final class MfRun {
                 out.flush();
             }
         }
-        NodeMetrics metrics = node.metrics();
-        out.printf(Locale.ROOT, "node %d summary: sent %d bytes (%.1f MiB), %.1f%% of its accesses local, "
-                        + "%d intents signalled%n", metrics.nodeId(), metrics.bytesSent(),
-                metrics.bytesSent() / 1048576.0, 100 * metrics.localFraction(), metrics.intentsSignaled());
-        out.println("after training, " + metrics.describe());
-        out.flush();
+        RunOutput.printSummary(out, node.metrics());
     }
 
     /**
@@ -116,39 +104,5 @@ final class MfRun {
         MfData test = plan.test();
         return stats.combine(round, new ClusterStats.NodeSums(trainer.squaredErrors(train), train.size(),
                 trainer.squaredErrors(test), test.size(), accesses.local(), accesses.remote()));
-    }
-
-    /**
-     * A bar on stderr over this node's training entries; the training threads move it in coarse
-     * steps, and it redraws on its own thread. Without a console (output piped or logged) it draws
-     * plain ASCII without colors.
-     */
-    private ProgressBar progressBar(int epoch) {
-        ProgressBarBuilder bar = new ProgressBarBuilder()
-                .setTaskName("epoch " + epoch)
-                .setInitialMax(plan.train().size())
-                .setUpdateIntervalMillis(250)
-                .setStyle(System.console() == null ? ProgressBarStyle.ASCII : ProgressBarStyle.COLORFUL_UNICODE_BLOCK);
-        if (node.clusterSize() > 1) {
-            bar.setMaxRenderedLength(CLUSTER_BAR_WIDTH);
-        }
-        return bar.build();
-    }
-
-    /**
-     * Parameter values this node's workers accessed in its memory and at other nodes.
-     *
-     * @param local  pulled, pushed or set here
-     * @param remote pulled, pushed or set at other nodes
-     */
-    private record Accesses(long local, long remote) {
-        static Accesses of(NodeMetrics metrics) {
-            return new Accesses(metrics.localPulls() + metrics.localPushes() + metrics.localSets(),
-                    metrics.remotePulls() + metrics.remotePushes() + metrics.remoteSets());
-        }
-
-        Accesses minus(Accesses earlier) {
-            return new Accesses(local - earlier.local, remote - earlier.remote);
-        }
     }
 }

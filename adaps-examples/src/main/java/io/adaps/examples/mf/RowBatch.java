@@ -16,11 +16,16 @@ import io.adaps.api.Worker;
  * alternate between two sides, and a side is reused only after its previous push is complete
  * (which, one batch later, it almost always is).
  *
+ * <p>Rows whose values the caller has already (such as the rows of a sample, which
+ * {@link TableView#pullSample} delivers with their values) are {@link #addWithValue added with
+ * them}, before the rows to pull, and are not pulled again.
+ *
  * <p>A row's place in the batch is found through a direct index over the table's rows (4 bytes per
- * row, no hashing), sized for the matrices of this example. Belongs to the thread of its worker;
- * allocates nothing after construction.
+ * row, no hashing), sized for the tables of these examples (matrix rows and columns, a
+ * vocabulary). Used by the {@code mf} and {@code w2v} examples. Belongs to the thread of its
+ * worker; allocates nothing after construction.
  */
-final class RowBatch {
+public final class RowBatch {
     private static final int ABSENT = -1;
 
     private final TableView view;
@@ -30,18 +35,20 @@ final class RowBatch {
     private final int[] slotOfRow;
     private final long[] ids;
     /** The pulled values, changed by the batch's steps; row {@code slot} at {@code slot * valueLength}. */
-    final float[] values;
+    public final float[] values;
     private final float[][] updateSides = new float[2][];
     private final long[] pushTickets = new long[2];
     /** Floats of each side that the last batch on it wrote. */
     private final int[] written = new int[2];
     private int side;
     /** The updates of the batch being collected, laid out like {@link #values}. */
-    float[] updates;
+    public float[] updates;
     private int size;
+    /** Slots whose values are here or being pulled; the rows from here on are still to pull. */
+    private int pulled;
 
     /** A batch of up to {@code capacity} distinct rows of {@code view}'s table. */
-    RowBatch(TableView view, int capacity) {
+    public RowBatch(TableView view, int capacity) {
         this.view = view;
         this.worker = view.worker();
         this.valueLength = view.table().valueLength();
@@ -55,7 +62,7 @@ final class RowBatch {
     }
 
     /** Adds {@code row} to the batch unless it is in it already; returns its value's offset. */
-    int add(int row) {
+    public int add(int row) {
         int slot = slotOfRow[row];
         if (slot == ABSENT) {
             slot = size++;
@@ -65,18 +72,47 @@ final class RowBatch {
         return slot * valueLength;
     }
 
+    /**
+     * Adds {@code row} with the value at {@code value[offset ..]} unless it is in the batch already;
+     * returns its value's offset. Rows are added with their values before any row to pull.
+     *
+     * @throws IllegalStateException if rows not yet pulled were added before
+     */
+    public int addWithValue(int row, float[] value, int offset) {
+        if (pulled != size) {
+            throw new IllegalStateException("rows to pull=" + (size - pulled)
+                    + " (expected rows with values to be added before the rows to pull)");
+        }
+        int slot = slotOfRow[row];
+        if (slot == ABSENT) {
+            slot = size++;
+            pulled = size;
+            slotOfRow[row] = slot;
+            ids[slot] = row;
+            System.arraycopy(value, offset, values, slot * valueLength, valueLength);
+        }
+        return slot * valueLength;
+    }
+
     /** The offset of {@code row}'s value, which must have been {@link #add added}. */
-    int offset(int row) {
+    public int offset(int row) {
         return slotOfRow[row] * valueLength;
     }
 
-    /** Starts pulling the batch's rows into {@link #values}; returns the ticket. */
-    long pullAsync() {
-        return view.pullAsync(ids, 0, size, values, 0);
+    /** The rows in the batch; their values are {@code values[0 .. size() * valueLength)}. */
+    public int size() {
+        return size;
+    }
+
+    /** Starts pulling the rows added since the last pull into {@link #values}; returns the ticket. */
+    public long pullAsync() {
+        long ticket = view.pullAsync(ids, pulled, size - pulled, values, pulled * valueLength);
+        pulled = size;
+        return ticket;
     }
 
     /** Starts pushing {@link #updates} and switches to the other side's update buffer, emptied. */
-    void pushAsync() {
+    public void pushAsync() {
         pushTickets[side] = view.pushAsync(ids, 0, size, updates, 0);
         written[side] = size * valueLength;
         side ^= 1;
@@ -89,10 +125,11 @@ final class RowBatch {
     }
 
     /** Empties the batch for the next entries. */
-    void clear() {
+    public void clear() {
         for (int slot = 0; slot < size; slot++) {
             slotOfRow[(int) ids[slot]] = ABSENT;
         }
         size = 0;
+        pulled = 0;
     }
 }

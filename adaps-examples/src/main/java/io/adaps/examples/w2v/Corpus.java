@@ -97,6 +97,17 @@ public final class Corpus {
     }
 
     /**
+     * The first {@code maxLines} lines of this corpus (counted over all its files, with or without
+     * words), or fewer if it has fewer.
+     *
+     * @throws IllegalArgumentException if {@code maxLines} is not positive
+     */
+    public Corpus firstLines(long maxLines) {
+        checkPositive(maxLines, "maxLines");
+        return new Corpus(sources, europarl, Math.min(this.maxLines, maxLines));
+    }
+
+    /**
      * The words of {@code text} by the tokenization rule above, in order.
      */
     public static List<String> tokens(String text) {

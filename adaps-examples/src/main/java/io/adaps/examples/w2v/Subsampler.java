@@ -2,7 +2,6 @@ package io.adaps.examples.w2v;
 
 import static io.adaps.util.Checks.checkNotNull;
 
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -67,20 +66,21 @@ public final class Subsampler {
     }
 
     /**
-     * The word ids of {@code sentence} that survive sub-sampling, in order, as a new array (possibly
-     * empty); {@code sentence} is not modified.
+     * Writes the word ids of {@code sentence} that survive sub-sampling, in order, to {@code out}
+     * from {@code outOffset}, and returns how many they are; {@code sentence} is not modified.
+     * Allocates nothing, so training threads call it for every sentence of every epoch.
      *
-     * @throws ArrayIndexOutOfBoundsException if an id is outside the vocabulary
+     * @throws ArrayIndexOutOfBoundsException if an id is outside the vocabulary or {@code out} has
+     *                                        no room for the kept ids
      */
-    public int[] sample(int[] sentence, SplittableRandom random) {
-        int[] kept = new int[sentence.length];
+    public int sample(int[] sentence, SplittableRandom random, int[] out, int outOffset) {
         int size = 0;
         for (int id : sentence) {
             double p = keepProbabilities[id];
             if (p >= 1 || random.nextDouble() < p) {
-                kept[size++] = id;
+                out[outOffset + size++] = id;
             }
         }
-        return size == kept.length ? kept : Arrays.copyOf(kept, size);
+        return size;
     }
 }

@@ -18,8 +18,8 @@ class LaunchCommandTest {
             --nodes=0 -- mf                  ; --nodes=0 (expected > 0)
             --nodes=-2 mf --threads=1        ; --nodes=-2 (expected > 0)
             --heap=lots -- mf                ; --heap=lots (expected a size such as 512m or 2g)
-            -- nope                          ; APPLICATION=nope (expected one of [mf])
-            -- launch --nodes=2 -- mf        ; APPLICATION=launch (expected one of [mf])
+            -- nope                          ; APPLICATION=nope (expected one of [mf, w2v])
+            -- launch --nodes=2 -- mf        ; APPLICATION=launch (expected one of [mf, w2v])
             --nodes=2                        ; Missing required parameter: 'APPLICATION'
             --bogus -- mf                    ; Unknown option: '--bogus'
             """)

@@ -13,6 +13,7 @@ class ClusterStatsTest {
         try (AdaPS node = AdaPS.builder().table(ClusterStats.spec(3)).build()) {
             ClusterStats stats = new ClusterStats(node);
             ClusterStats.Round first = stats.combine(0, new ClusterStats.NodeSums(8.0, 2, 27.0, 3, 0, 0));
+            assertThat(first.trainMean()).isCloseTo(4.0, offset(1e-6));
             assertThat(first.trainRmse()).isCloseTo(2.0, offset(1e-6));
             assertThat(first.testRmse()).isCloseTo(3.0, offset(1e-6));
             assertThat(first.localFraction()).isNaN();
@@ -31,7 +32,7 @@ class ClusterStatsTest {
     void refusesBadArguments() {
         assertThatThrownBy(() -> ClusterStats.spec(0)).hasMessage("rounds=0 (expected > 0)");
         assertThatThrownBy(() -> new ClusterStats.NodeSums(1, -1, 1, 1, 0, 0))
-                .hasMessage("trainEntries=-1 (expected >= 0)");
+                .hasMessage("trainCount=-1 (expected >= 0)");
         assertThatThrownBy(() -> new ClusterStats.NodeSums(1, 1, 1, 1, 0, -2))
                 .hasMessage("remoteAccesses=-2 (expected >= 0)");
         try (AdaPS node = AdaPS.builder().table(ClusterStats.spec(1)).build()) {

@@ -47,7 +47,7 @@ class SubsamplerTest {
         int[] sentence = {0, 0, 1, 2, 0};
 
         assertThat(subsampler.keepProbability(0)).isEqualTo(1.0);
-        assertThat(subsampler.sample(sentence, new SplittableRandom(1))).containsExactly(sentence);
+        assertThat(kept(subsampler, sentence, 1)).containsExactly(sentence);
     }
 
     @Test
@@ -58,7 +58,7 @@ class SubsamplerTest {
         Arrays.fill(sentence, 1);
         double p = subsampler.keepProbability(1);
 
-        int kept = subsampler.sample(sentence, new SplittableRandom(42)).length;
+        int kept = kept(subsampler, sentence, 42).length;
 
         double sigma = Math.sqrt(n * p * (1 - p));
         assertThat((double) kept).isCloseTo(n * p, offset(4 * sigma));
@@ -73,8 +73,8 @@ class SubsamplerTest {
         }
         int[] copy = sentence.clone();
 
-        int[] first = subsampler.sample(sentence, new SplittableRandom(7));
-        int[] second = subsampler.sample(sentence, new SplittableRandom(7));
+        int[] first = kept(subsampler, sentence, 7);
+        int[] second = kept(subsampler, sentence, 7);
 
         assertThat(second).containsExactly(first);
         assertThat(sentence).containsExactly(copy);
@@ -82,6 +82,15 @@ class SubsamplerTest {
         // The rare word is always kept, the frequent ones are not.
         assertThat(Arrays.stream(first).filter(id -> id == 2).count()).isEqualTo(333);
         assertThat(first.length).isLessThan(sentence.length);
+    }
+
+    /** The ids of {@code sentence} that sub-sampling keeps with a random of {@code seed}, written after a marker. */
+    private static int[] kept(Subsampler subsampler, int[] sentence, long seed) {
+        int[] out = new int[sentence.length + 1];
+        out[0] = -7;
+        int size = subsampler.sample(sentence, new SplittableRandom(seed), out, 1);
+        assertThat(out[0]).as("left alone before the offset").isEqualTo(-7);
+        return Arrays.copyOfRange(out, 1, 1 + size);
     }
 
     private static boolean isSubsequence(int[] part, int[] whole) {

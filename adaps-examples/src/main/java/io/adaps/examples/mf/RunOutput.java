@@ -1,0 +1,77 @@
+package io.adaps.examples.mf;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+
+import io.adaps.api.NodeMetrics;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * What the examples' runs print besides their own figures: the progress bar of an epoch and each
+ * node's summary at the end. Shared by {@code mf} and {@code w2v}.
+ */
+public final class RunOutput {
+    /**
+     * Width of the progress bar on a cluster: an 80-column line still fits behind the
+     * {@code [node 0] } prefix that the launcher puts before each line of a node.
+     */
+    private static final int CLUSTER_BAR_WIDTH = 70;
+
+    private RunOutput() {
+    }
+
+    /**
+     * A bar on stderr for epoch {@code epoch} over {@code max} units of work; the training threads
+     * move it in coarse steps, and it redraws on its own thread. Without a console (output piped or
+     * logged) it draws plain ASCII without colors. Making it takes tens of milliseconds (finding
+     * out about the console), so make it before an epoch's clock starts.
+     *
+     * @param cluster whether the node is one of several, whose lines the launcher prefixes
+     */
+    public static ProgressBar progressBar(int epoch, long max, boolean cluster) {
+        ProgressBarBuilder bar = new ProgressBarBuilder()
+                .setTaskName("epoch " + epoch)
+                .setInitialMax(max)
+                .setUpdateIntervalMillis(250)
+                .setStyle(System.console() == null ? ProgressBarStyle.ASCII : ProgressBarStyle.COLORFUL_UNICODE_BLOCK);
+        if (cluster) {
+            bar.setMaxRenderedLength(CLUSTER_BAR_WIDTH);
+        }
+        return bar.build();
+    }
+
+    /** Prints a node's summary line and its metrics after training. */
+    public static void printSummary(PrintWriter out, NodeMetrics metrics) {
+        out.printf(Locale.ROOT, "node %d summary: sent %d bytes (%.1f MiB), %.1f%% of its accesses local, "
+                        + "%d intents signalled%n", metrics.nodeId(), metrics.bytesSent(),
+                metrics.bytesSent() / 1048576.0, 100 * metrics.localFraction(), metrics.intentsSignaled());
+        out.println("after training, " + metrics.describe());
+        out.flush();
+    }
+
+    /**
+     * Parameter values a node's workers accessed in its memory and at other nodes.
+     *
+     * @param local  pulled, pushed or set here
+     * @param remote pulled, pushed or set at other nodes
+     */
+    public record Accesses(long local, long remote) {
+        /** The accesses counted in {@code metrics}. */
+        public static Accesses of(NodeMetrics metrics) {
+            return new Accesses(metrics.localPulls() + metrics.localPushes() + metrics.localSets(),
+                    metrics.remotePulls() + metrics.remotePushes() + metrics.remoteSets());
+        }
+
+        /** The accesses since {@code earlier}. */
+        public Accesses minus(Accesses earlier) {
+            return new Accesses(local - earlier.local, remote - earlier.remote);
+        }
+
+        /** The local fraction, 0 to 1; {@code NaN} for no accesses. */
+        public double localFraction() {
+            return (double) local / (local + remote);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package io.adaps.examples.w2v;
+
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import io.adaps.api.AdaPS;
+import io.adaps.api.NodeMetrics;
+import io.adaps.examples.mf.ClusterStats;
+import io.adaps.examples.mf.RunOutput;
+import io.adaps.examples.mf.RunOutput.Accesses;
+import me.tongfei.progressbar.ProgressBar;
+
+/**
+ * One node's share of a word2vec run, on a cluster of one or more nodes: every node holds the same
+ * corpus, trains on its share of the training sentences each epoch ({@link W2vTrainer}), and the
+ * nodes add up their training losses ({@link ClusterStats}); node 0 also evaluates the model
+ * ({@link W2vEvaluator}) and reports.
+ *
+ * <p>Per epoch: train (each thread waits until its updates are synchronized),
+ * {@link AdaPS#barrier()}, then node 0 evaluates while the others wait in the combination's
+ * barrier. Node 0 prints a line per epoch (its time includes waiting for the slowest node, so it is
+ * the cluster's), the nearest neighbours of a few words, and a machine-readable line
+ * ({@link #resultLine}) for scripts such as the technique comparison of {@code adaps-bench}; it
+ * draws the progress bar on stderr. After the last epoch every node reports its metrics.
+ */
+final class W2vRun {
+    /** Name of the table through which the nodes add up their sums. */
+    static final String STATS_TABLE = "w2v.stats";
+    /** Words whose neighbours are shown, those of them in the vocabulary (else the most frequent words). */
+    static final String[] QUERIES = {"president", "commission", "europe", "parliament"};
+    private static final int NEIGHBOURS = 5;
+
+    private final AdaPS node;
+    private final W2vTrainer trainer;
+    private final CorpusSplit split;
+    private final Vocabulary vocabulary;
+    private final SgnsSettings settings;
+    private final long seed;
+    private final ClusterStats stats;
+    private final PrintWriter out;
+    /** Node 0's evaluator and what it evaluates; {@code null} on other nodes. */
+    private final W2vEvaluator evaluator;
+    private final WordGroups groups;
+    private final int[] queries;
+
+    /**
+     * A run of {@code trainer} on {@code node}, which declares {@link #STATS_TABLE}.
+     *
+     * @param seed seeds the held-out negatives
+     * @param out  where the reports go
+     */
+    W2vRun(AdaPS node, W2vTrainer trainer, CorpusSplit split, Vocabulary vocabulary, SgnsSettings settings,
+           long seed, PrintWriter out) {
+        this.node = node;
+        this.trainer = trainer;
+        this.split = split;
+        this.vocabulary = vocabulary;
+        this.settings = settings;
+        this.seed = seed;
+        this.stats = new ClusterStats(node, STATS_TABLE);
+        this.out = out;
+        this.evaluator = reports() ? new W2vEvaluator(node) : null;
+        this.groups = new WordGroups(vocabulary);
+        this.queries = queries(vocabulary);
+    }
+
+    /** Evaluates the initial model, then trains and evaluates {@code epochs} epochs. */
+    void run(int epochs) {
+        if (node.clusterSize() > 1) {
+            out.printf(Locale.ROOT, "node %d of %d: trains on %d words%n", node.nodeId(), node.clusterSize(),
+                    trainer.words());
+        }
+        Report initial = evaluate(0, new W2vTrainer.Epoch(0, 0), new Accesses(0, 0));
+        if (reports()) {
+            out.printf(Locale.ROOT, "epoch %3d: %-72s held-out loss %.4f, similarity %.4f%n", 0, "initial model",
+                    initial.round().testMean(), initial.evaluation().similarity());
+        }
+        for (int epoch = 1; epoch <= epochs; epoch++) {
+            NodeMetrics before = node.metrics();
+            W2vTrainer.Epoch trained;
+            double seconds;
+            try (ProgressBar bar = reports()
+                    ? RunOutput.progressBar(epoch, trainer.words(), node.clusterSize() > 1) : null) {
+                long start = System.nanoTime();
+                trained = trainer.epoch(bar == null ? done -> { } : bar::stepBy);
+                node.barrier();
+                seconds = (System.nanoTime() - start) / 1e9;
+            }
+            NodeMetrics after = node.metrics();
+            Accesses accesses = Accesses.of(after).minus(Accesses.of(before));
+            long evaluating = System.nanoTime();
+            Report report = evaluate(epoch, trained, accesses);
+            if (reports()) {
+                ClusterStats.Round round = report.round();
+                out.printf(Locale.ROOT, "epoch %3d: %6.2f s, %5.2f M words/s, %5.1f%% local (cluster %5.1f%%), "
+                                + "%5.2f s eval, train loss %.4f, held-out loss %.4f, similarity %.4f%n", epoch,
+                        seconds, split.trainingWords() / seconds / 1e6, 100 * accesses.localFraction(),
+                        100 * round.localFraction(), (System.nanoTime() - evaluating) / 1e9, round.trainMean(),
+                        round.testMean(), report.evaluation().similarity());
+                out.println("           neighbours: " + describeNeighbours(report.evaluation().neighbours()));
+                out.println(resultLine(epoch, seconds, round.trainMean(), round.testMean(),
+                        report.evaluation().similarity(), accesses.localFraction(),
+                        after.bytesSent() - before.bytesSent()));
+                out.flush();
+            }
+        }
+        RunOutput.printSummary(out, node.metrics());
+    }
+
+    /**
+     * The machine-readable line of an epoch, e.g.
+     * {@code RESULT epoch=3 seconds=4.512 loss=2.123456 heldout=2.234567 similarity=0.8123 local=0.9731 bytes=123456789}:
+     * the epoch's training time in seconds (the cluster's, up to the barrier after training), the
+     * mean training loss of the cluster's pairs in the epoch, the mean held-out loss after it, the
+     * {@link WordGroups} score after it, the fraction of node 0's accesses in the epoch that were
+     * local (0 to 1), and the bytes node 0 sent during the epoch's training.
+     */
+    static String resultLine(int epoch, double seconds, double loss, double heldOut, double similarity,
+                             double localFraction, long bytesSent) {
+        return String.format(Locale.ROOT, "RESULT epoch=%d seconds=%.3f loss=%.6f heldout=%.6f similarity=%.4f "
+                + "local=%.4f bytes=%d", epoch, seconds, loss, heldOut, similarity, localFraction, bytesSent);
+    }
+
+    /** Node 0 evaluates and reports for the cluster. */
+    private boolean reports() {
+        return node.nodeId() == 0;
+    }
+
+    /**
+     * Node 0 evaluates the model; then every node adds its training sums (and node 0 the held-out
+     * sums) to round {@code round}.
+     */
+    private Report evaluate(int round, W2vTrainer.Epoch trained, Accesses accesses) {
+        W2vEvaluator.Result evaluation = reports()
+                ? evaluator.evaluate(split.heldOut(), settings.window(), settings.negatives(), seed, groups, queries,
+                        NEIGHBOURS)
+                : new W2vEvaluator.Result(0, 0, Double.NaN, new int[0][]);
+        ClusterStats.Round combined = stats.combine(round, new ClusterStats.NodeSums(trained.lossSum(),
+                trained.pairs(), evaluation.heldOutLoss(), evaluation.heldOutPairs(), accesses.local(),
+                accesses.remote()));
+        return new Report(combined, evaluation);
+    }
+
+    private String describeNeighbours(int[][] neighbours) {
+        StringBuilder text = new StringBuilder();
+        for (int q = 0; q < queries.length; q++) {
+            text.append(q == 0 ? "" : "; ").append(vocabulary.word(queries[q])).append(": ")
+                    .append(Arrays.stream(neighbours[q]).mapToObj(vocabulary::word).collect(Collectors.joining(" ")));
+        }
+        return text.toString();
+    }
+
+    /** The ids of {@link #QUERIES} in the vocabulary, or of its most frequent words if none is. */
+    static int[] queries(Vocabulary vocabulary) {
+        int[] ids = Arrays.stream(QUERIES).mapToInt(vocabulary::id).filter(id -> id >= 0).toArray();
+        return ids.length > 0 ? ids : IntStream.range(0, Math.min(QUERIES.length, vocabulary.size()))
+                .toArray();
+    }
+
+    private record Report(ClusterStats.Round round, W2vEvaluator.Result evaluation) {
+    }
+}

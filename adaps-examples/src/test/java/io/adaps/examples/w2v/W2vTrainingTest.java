@@ -1,0 +1,116 @@
+package io.adaps.examples.w2v;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.adaps.api.AdaPS;
+import io.adaps.api.SamplingScheme;
+import io.adaps.api.Technique;
+import io.adaps.cluster.TestCluster;
+import io.adaps.testing.Concurrently;
+import io.adaps.transport.InJvmNetwork;
+import io.adaps.transport.InJvmTransport;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link W2vTrainer} on the first lines of Europarl: on two in-process nodes under ADAPTIVE with
+ * PRELOCALIZE sampling the held-out loss falls every epoch, and on one node with a fixed window and
+ * no sub-sampling every sentence is trained exactly once per epoch, with intent for exactly each
+ * chunk's words.
+ */
+class W2vTrainingTest {
+    private static final int DIM = 16;
+    private static final int EPOCHS = 2;
+    private static final int CHUNK_WORDS = 2048;
+    private static Vocabulary vocabulary;
+    private static CorpusSplit split;
+
+    @BeforeAll
+    static void readCorpus() throws IOException {
+        Corpus corpus = Corpus.europarl(1200);
+        vocabulary = corpus.count(5).vocabulary();
+        List<int[]> sentences = new ArrayList<>();
+        corpus.forEachSentence(vocabulary, sentences::add);
+        split = new CorpusSplit(sentences);
+    }
+
+    @Test
+    void twoNodesLowerTheHeldOutLossEveryEpochAndTrainEveryWordOnce() throws Exception {
+        SgnsSettings settings = new SgnsSettings(5, 5, 0.025f, EPOCHS);
+        InJvmNetwork network = new InJvmNetwork();
+        double[] heldOut = new double[EPOCHS + 1];
+        long[] words = new long[2];
+        try (TestCluster cluster = new TestCluster(2, List.of("injvm:1", "injvm:2"),
+                node -> new InJvmTransport(network),
+                builder -> W2vTables.declare(builder, vocabulary, DIM, 7)
+                        .technique(Technique.ADAPTIVE).sampling(SamplingScheme.PRELOCALIZE))) {
+            Concurrently.run(2, Duration.ofMinutes(1), id -> {
+                AdaPS node = cluster.node(id);
+                ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(id, 2), 1, CHUNK_WORDS);
+                W2vEvaluator evaluator = id == 0 ? new W2vEvaluator(node) : null;
+                try (W2vTrainer trainer = new W2vTrainer(node, schedule, new Subsampler(vocabulary, 1e-4), settings,
+                        8)) {
+                    words[id] = trainer.words();
+                    for (int epoch = 0; epoch <= EPOCHS; epoch++) {
+                        if (epoch > 0) {
+                            AtomicLong done = new AtomicLong();
+                            W2vTrainer.Epoch trained = trainer.epoch(done::addAndGet);
+                            assertThat(done.get()).isEqualTo(trainer.words());
+                            assertThat(trained.pairs()).isPositive();
+                            assertThat(trained.lossSum() / trained.pairs()).isFinite();
+                        }
+                        node.barrier();
+                        if (id == 0) {
+                            W2vEvaluator.Result result = evaluator.evaluate(split.heldOut(), 5, 5, 9,
+                                    new WordGroups(vocabulary), new int[] {0}, 3);
+                            heldOut[epoch] = result.heldOutLoss() / result.heldOutPairs();
+                        }
+                        node.barrier();
+                    }
+                }
+            });
+        }
+        assertThat(words[0] + words[1]).isEqualTo(split.trainingWords());
+        // Output vectors start at zero: every target costs ln 2 at first (the context word and up to
+        // 5 negatives: a negative equal to the context word is skipped).
+        assertThat(heldOut[0]).isBetween(5.5 * Math.log(2), 6 * Math.log(2) + 1e-6);
+        for (int epoch = 1; epoch <= EPOCHS; epoch++) {
+            assertThat(heldOut[epoch]).as("held-out loss after epoch %d", epoch).isLessThan(heldOut[epoch - 1]);
+        }
+    }
+
+    @Test
+    void withoutSubSamplingAndAWindowOfOneEveryPairIsTrainedOnceWithIntentPerChunk() {
+        SgnsSettings settings = new SgnsSettings(1, 3, 0.025f, 1);
+        int[][] sentences = split.nodeShare(0, 1);
+        long expectedPairs = 0;
+        for (int[] sentence : sentences) {
+            expectedPairs += 2L * (sentence.length - 1);
+        }
+        ChunkSchedule schedule = new ChunkSchedule(sentences, 2, CHUNK_WORDS);
+        Subsampler keepAll = new Subsampler(vocabulary, 0);
+        long expectedIntents = 0;
+        Chunk chunk = new Chunk(schedule.maxChunkWords(), vocabulary.size());
+        for (int t = 0; t < 2; t++) {
+            for (int c = 0; c < schedule.chunks(t); c++) {
+                chunk.fill(sentences, schedule.chunkFrom(t, c), schedule.chunkTo(t, c), keepAll, new SplittableRandom(1));
+                expectedIntents += 2L * chunk.distinctCount();
+            }
+        }
+        try (AdaPS node = W2vTables.declare(AdaPS.builder(), vocabulary, DIM, 7).build();
+             W2vTrainer trainer = new W2vTrainer(node, schedule, keepAll, settings, 8)) {
+            W2vTrainer.Epoch trained = trainer.epoch(done -> { });
+
+            assertThat(trained.pairs()).isEqualTo(expectedPairs);
+            assertThat(node.metrics().intentsSignaled()).isEqualTo(expectedIntents);
+            assertThat(trained.lossSum() / trained.pairs()).isLessThan(4 * Math.log(2));
+        }
+    }
+}
