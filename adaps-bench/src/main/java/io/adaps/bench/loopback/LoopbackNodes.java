@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.Partitioning;
@@ -43,6 +44,15 @@ public final class LoopbackNodes implements AutoCloseable {
 
     /** As {@link #start(int, TableSpec)}, with every node running {@code technique}. */
     public static LoopbackNodes start(int n, TableSpec table, Technique technique) {
+        return start(n, table, technique, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #start(int, TableSpec, Technique)}, with further settings that {@code configure}
+     * makes on every node's builder (a sampling scheme, say).
+     */
+    public static LoopbackNodes start(int n, TableSpec table, Technique technique,
+                                      UnaryOperator<AdaPS.Builder> configure) {
         int[] ports = freePorts(n);
         List<String> peers = new ArrayList<>(n);
         for (int port : ports) {
@@ -51,7 +61,7 @@ public final class LoopbackNodes implements AutoCloseable {
         List<CompletableFuture<AdaPS>> starting = new ArrayList<>(n);
         for (int node = 0; node < n; node++) {
             int id = node;
-            starting.add(CompletableFuture.supplyAsync(() -> build(id, peers, table, technique),
+            starting.add(CompletableFuture.supplyAsync(() -> build(id, peers, table, technique, configure),
                     task -> new Thread(task, "start-node-" + id).start()));
         }
         List<AdaPS> started = new ArrayList<>(n);
@@ -63,8 +73,9 @@ public final class LoopbackNodes implements AutoCloseable {
         return new LoopbackNodes(List.copyOf(started));
     }
 
-    private static AdaPS build(int nodeId, List<String> peers, TableSpec table, Technique technique) {
-        return AdaPS.builder()
+    private static AdaPS build(int nodeId, List<String> peers, TableSpec table, Technique technique,
+                               UnaryOperator<AdaPS.Builder> configure) {
+        return configure.apply(AdaPS.builder())
                 .table(table)
                 .partitioning(Partitioning.RANGE)
                 .technique(technique)

@@ -1,14 +1,6 @@
 package io.adaps.bench.sampling;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -28,14 +20,13 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.Initializers;
-import io.adaps.api.Partitioning;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
+import io.adaps.bench.loopback.LoopbackNodes;
 import io.adaps.sampling.AliasTable;
-import io.adaps.transport.netty.NettyTransport;
 
 /**
  * Sampling access per {@link SamplingScheme}: one operation is one sample of {@code size} rows,
@@ -73,7 +64,6 @@ public class SamplingBenchmark {
     static final int VALUE_LENGTH = 16;
     /** Clocks between a sample's prepare and its pull. */
     static final int LOOKAHEAD = 4;
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
 
     static AliasTable distribution() {
         long[] counts = new long[ROWS];
@@ -170,19 +160,20 @@ public class SamplingBenchmark {
         @Param({"16"})
         int poolReuse;
 
-        List<AdaPS> nodes;
+        LoopbackNodes nodes;
 
         @Setup(Level.Trial)
         public void start() {
-            nodes = startNodes(2, scheme, poolSize, poolReuse);
-            begin(nodes.get(1), size);
+            nodes = LoopbackNodes.start(2, table(), Technique.ADAPTIVE,
+                    b -> b.sampling(scheme).samplePool(poolSize, poolReuse));
+            begin(nodes.node(1), size);
         }
 
         @TearDown(Level.Trial)
         public void stop() {
             drain();
-            System.out.println(nodes.get(1).metrics().describe());
-            nodes.forEach(AdaPS::close);
+            System.out.println(nodes.node(1).metrics().describe());
+            nodes.close();
         }
     }
 
@@ -235,65 +226,4 @@ public class SamplingBenchmark {
         return state.step();
     }
 
-    /** {@code n} nodes over loopback Netty, range partitioned, ADAPTIVE, with {@code scheme}. */
-    static List<AdaPS> startNodes(int n, SamplingScheme scheme, int poolSize, int poolReuse) {
-        List<String> peers = new ArrayList<>(n);
-        for (int port : freePorts(n)) {
-            peers.add("127.0.0.1:" + port);
-        }
-        List<CompletableFuture<AdaPS>> starting = new ArrayList<>(n);
-        for (int node = 0; node < n; node++) {
-            int id = node;
-            starting.add(CompletableFuture.supplyAsync(() -> AdaPS.builder()
-                    .table(table())
-                    .partitioning(Partitioning.RANGE)
-                    .technique(Technique.ADAPTIVE)
-                    .sampling(scheme)
-                    .samplePool(poolSize, poolReuse)
-                    .transport(new NettyTransport())
-                    .nodeId(id)
-                    .peers(peers)
-                    .connectTimeout(CONNECT_TIMEOUT)
-                    .build(), task -> new Thread(task, "start-node-" + id).start()));
-        }
-        List<AdaPS> started = new ArrayList<>(n);
-        RuntimeException failure = null;
-        for (CompletableFuture<AdaPS> node : starting) {
-            try {
-                started.add(node.join());
-            } catch (RuntimeException e) {
-                failure = failure == null ? e : failure;
-            }
-        }
-        if (failure != null) {
-            started.forEach(AdaPS::close);
-            throw failure;
-        }
-        return started;
-    }
-
-    /** Distinct ports free on loopback just now (all sockets are open while picking). */
-    private static int[] freePorts(int n) {
-        InetAddress loopback = InetAddress.getLoopbackAddress();
-        List<ServerSocket> sockets = new ArrayList<>(n);
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket socket = new ServerSocket(0, 1, loopback);
-                sockets.add(socket);
-                ports[i] = socket.getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            for (ServerSocket socket : sockets) {
-                try {
-                    socket.close();
-                } catch (IOException e) {
-                    // Nothing to do: the port is free either way.
-                }
-            }
-        }
-    }
 }

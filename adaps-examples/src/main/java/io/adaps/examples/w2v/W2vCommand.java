@@ -55,8 +55,8 @@ import picocli.CommandLine.Spec;
             "Node 0 prints a line per epoch, nearest neighbours of a few words and, for scripts, a line "
                     + "'RESULT epoch=N seconds=S loss=L heldout=H similarity=G local=F bytes=B' (L: mean training loss of "
                     + "the epoch's pairs; H: mean loss on the held-out last " + CorpusSplit.HELD_OUT_PERCENT
-                    + "%% of the sentences; G: word-group score, 0.5 random to 1 perfect; F: node 0's local fraction, "
-                    + "0 to 1; B: bytes node 0 sent during the epoch).",
+                    + "%% of the sentences; G: word-group score, 0.5 random to 1 perfect; F: the cluster's local "
+                    + "fraction in the epoch, 0 to 1; B: bytes node 0 has sent since it started).",
             ""})
 public final class W2vCommand implements Callable<Integer> {
     private static final long MODEL_SEED = 1;

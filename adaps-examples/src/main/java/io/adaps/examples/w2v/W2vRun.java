@@ -102,8 +102,7 @@ final class W2vRun {
                         round.testMean(), report.evaluation().similarity());
                 out.println("           neighbours: " + describeNeighbours(report.evaluation().neighbours()));
                 out.println(resultLine(epoch, seconds, round.trainMean(), round.testMean(),
-                        report.evaluation().similarity(), accesses.localFraction(),
-                        after.bytesSent() - before.bytesSent()));
+                        report.evaluation().similarity(), round.localFraction(), after.bytesSent()));
                 out.flush();
             }
         }
@@ -115,8 +114,9 @@ final class W2vRun {
      * {@code RESULT epoch=3 seconds=4.512 loss=2.123456 heldout=2.234567 similarity=0.8123 local=0.9731 bytes=123456789}:
      * the epoch's training time in seconds (the cluster's, up to the barrier after training), the
      * mean training loss of the cluster's pairs in the epoch, the mean held-out loss after it, the
-     * {@link WordGroups} score after it, the fraction of node 0's accesses in the epoch that were
-     * local (0 to 1), and the bytes node 0 sent during the epoch's training.
+     * {@link WordGroups} score after it, the fraction of the cluster's training accesses in the
+     * epoch that were local (0 to 1), and the bytes this node has sent since it started (as the
+     * MF example's line, so that scripts read both alike).
      */
     static String resultLine(int epoch, double seconds, double loss, double heldOut, double similarity,
                              double localFraction, long bytesSent) {

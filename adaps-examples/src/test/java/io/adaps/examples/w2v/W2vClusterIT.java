@@ -66,7 +66,8 @@ class W2vClusterIT {
 
     /**
      * Checks node 0's RESULT lines (and that node 1 prints none): the training and held-out losses
-     * fall epoch by epoch, and node 0 sent bytes in every epoch; returns node 0's local fractions.
+     * fall epoch by epoch, and node 0 sent bytes in every epoch (its total grows); returns the
+     * cluster's local fractions.
      */
     private static double[] assertLearns(String output) {
         assertThat(output).doesNotContain("[node 1] RESULT");
@@ -74,6 +75,7 @@ class W2vClusterIT {
                 .group(1));
         double previousLoss = Double.POSITIVE_INFINITY;
         double previousHeldOut = initial;
+        long previousBytes = 0;
         double[] local = new double[EPOCHS + 1];
         for (int epoch = 1; epoch <= EPOCHS; epoch++) {
             Matcher result = line(output, "\\[node 0] RESULT epoch=" + epoch + " seconds=\\d+\\.\\d{3} "
@@ -83,7 +85,9 @@ class W2vClusterIT {
             double heldOut = Double.parseDouble(result.group(2));
             assertThat(loss).as("training loss of epoch %d", epoch).isLessThan(previousLoss);
             assertThat(heldOut).as("held-out loss after epoch %d", epoch).isLessThan(previousHeldOut);
-            assertThat(Long.parseLong(result.group(5))).as("bytes of epoch %d", epoch).isPositive();
+            long bytes = Long.parseLong(result.group(5));
+            assertThat(bytes).as("bytes sent by node 0 up to epoch %d", epoch).isGreaterThan(previousBytes);
+            previousBytes = bytes;
             local[epoch] = Double.parseDouble(result.group(4));
             previousLoss = loss;
             previousHeldOut = heldOut;
