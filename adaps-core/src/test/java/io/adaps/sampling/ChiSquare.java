@@ -56,15 +56,6 @@ final class ChiSquare {
             }
             observed[b]++;
         }
-        double statistic = 0;
-        for (int b = 0; b < BINS; b++) {
-            double expected = binProbability[b] * draws;
-            if (expected < 5) {
-                throw new AssertionError("bin " + b + " expects " + expected + " draws (need >= 5)");
-            }
-            double diff = observed[b] - expected;
-            statistic += diff * diff / expected;
-        }
-        return statistic;
+        return statistic(observed, binProbability);
     }
 }

@@ -1,10 +1,9 @@
 package io.adaps.examples;
 
+import static io.adaps.examples.CommandRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -13,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
 
 class ExamplesTest {
     /** A small generated problem that trains in a fraction of a second. */
@@ -21,19 +19,6 @@ class ExamplesTest {
 
     @TempDir
     Path dir;
-
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = Examples.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        int exitCode = commandLine.execute(args);
-        return new Run(exitCode, out.toString(), err.toString());
-    }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', textBlock = """
@@ -58,7 +43,7 @@ class ExamplesTest {
             --train=missing.mtx      ; --train=missing.mtx (expected a readable file)
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flag, String message) {
-        Run run = run("mf", flag);
+        CommandRun run = run("mf", flag);
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains(message).contains("Usage: adaps-example mf");
         assertThat(run.out()).isEmpty();
@@ -67,25 +52,25 @@ class ExamplesTest {
     @Test
     void generatorFlagsAreUsageErrorsWithTrainingFiles() throws IOException {
         Path train = writeMatrix("train.mtx", "2 2 1\n1 1 1\n");
-        Run run = run("mf", "--train=" + train, "--zipf=2");
+        CommandRun run = run("mf", "--train=" + train, "--zipf=2");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("--zipf=2.0 (expected only without --train: it shapes generated data)");
 
-        Run withTest = run("mf", "--train=" + train, "--test=" + train, "--test-fraction=0.5");
+        CommandRun withTest = run("mf", "--train=" + train, "--test=" + train, "--test-fraction=0.5");
         assertThat(withTest.exitCode()).isEqualTo(2);
         assertThat(withTest.err()).contains("--test-fraction=0.5 (expected only without --test, which replaces the split)");
     }
 
     @Test
     void aMissingSubcommandIsAUsageError() {
-        Run run = run();
+        CommandRun run = run();
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("Missing required subcommand");
     }
 
     @Test
     void trainsOnGeneratedDataAndReportsEveryEpoch() {
-        Run run = run(withSmall("mf"));
+        CommandRun run = run(withSmall("mf"));
         assertThat(run.exitCode()).isZero();
         assertThat(run.out())
                 .contains("data: generated 200 x 100, 20000 entries, true rank 10, noise 0.1, zipf 1.1")
@@ -102,7 +87,7 @@ class ExamplesTest {
 
     @Test
     void theTechniqueIsAFlag() {
-        Run run = run(withSmall("mf", "--technique=STATIC"));
+        CommandRun run = run(withSmall("mf", "--technique=STATIC"));
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("batches of 1024 entries; technique STATIC, Hogwild schedule");
     }
@@ -111,7 +96,7 @@ class ExamplesTest {
     void trainsOnMatrixMarketFiles() throws IOException {
         Path train = writeMatrix("train.mtx", "3 2 4\n1 1 1\n2 2 2\n3 1 3\n1 2 4\n");
         Path test = writeMatrix("test.mtx", "3 2 1\n2 1 5\n");
-        Run run = run("mf", "--train=" + train, "--test=" + test, "--epochs=1", "--rank=2", "--threads=1");
+        CommandRun run = run("mf", "--train=" + train, "--test=" + test, "--epochs=1", "--rank=2", "--threads=1");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("entries: 4 train, 1 test, of a 3 x 2 matrix").contains("epoch   1:");
     }
@@ -120,7 +105,7 @@ class ExamplesTest {
     void aTestFileOfAnotherSizeIsAUsageError() throws IOException {
         Path train = writeMatrix("train.mtx", "3 2 1\n1 1 1\n");
         Path test = writeMatrix("test.mtx", "4 2 1\n1 1 1\n");
-        Run run = run("mf", "--train=" + train, "--test=" + test);
+        CommandRun run = run("mf", "--train=" + train, "--test=" + test);
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("--test=" + test + " of 4 x 2 (expected 3 x 2, the size of --train=" + train + ")");
     }
@@ -128,7 +113,7 @@ class ExamplesTest {
     @Test
     void aMalformedFileFailsWithItsLineAndExitCodeOne() throws IOException {
         Path train = writeMatrix("bad.mtx", "3 2 2\n1 1 1\n1 one 2\n");
-        Run run = run("mf", "--train=" + train);
+        CommandRun run = run("mf", "--train=" + train);
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).contains("mf: " + train + ": line 4: '1 one 2' (expected 'row col value')");
     }

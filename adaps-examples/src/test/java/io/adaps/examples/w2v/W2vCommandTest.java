@@ -1,36 +1,22 @@
 package io.adaps.examples.w2v;
 
+import static io.adaps.examples.CommandRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import io.adaps.examples.Examples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
+
+import io.adaps.examples.CommandRun;
 
 class W2vCommandTest {
     @TempDir
     Path dir;
-
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = Examples.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        int exitCode = commandLine.execute(args);
-        return new Run(exitCode, out.toString(), err.toString());
-    }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', textBlock = """
@@ -51,7 +37,7 @@ class W2vCommandTest {
             --bogus               ; Unknown option: '--bogus'
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flag, String message) {
-        Run run = run("w2v", flag);
+        CommandRun run = run("w2v", flag);
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains(message).contains("Usage: adaps-example w2v");
         assertThat(run.out()).isEmpty();
@@ -59,7 +45,7 @@ class W2vCommandTest {
 
     @Test
     void helpDescribesTheResultLineAndTheFlags() {
-        Run run = run("w2v", "--help");
+        CommandRun run = run("w2v", "--help");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out().replaceAll("\\s+", " "))
                 .contains("'RESULT epoch=N seconds=S loss=L heldout=H similarity=G local=F bytes=B'")
@@ -72,14 +58,14 @@ class W2vCommandTest {
 
     @Test
     void aMinimumCountThatNoWordReachesIsAUsageError() {
-        Run run = run("w2v", "--max-lines=20", "--min-count=100000");
+        CommandRun run = run("w2v", "--max-lines=20", "--min-count=100000");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("--min-count=100000 (expected a count that some word of the corpus reaches)");
     }
 
     @Test
     void trainsOnTheFirstEuroparlLinesAndReportsEveryEpoch() {
-        Run run = run("w2v", "--max-lines=400", "--dim=8", "--epochs=2", "--threads=2", "--technique=STATIC");
+        CommandRun run = run("w2v", "--max-lines=400", "--dim=8", "--epochs=2", "--threads=2", "--technique=STATIC");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out())
@@ -108,7 +94,7 @@ class W2vCommandTest {
             text.append("the cat sat on the mat while the dog slept\n");
         }
         Path corpus = Files.writeString(dir.resolve("cats.txt"), text);
-        Run run = run("w2v", "--corpus=" + corpus, "--dim=4", "--epochs=1", "--threads=1", "--min-count=1",
+        CommandRun run = run("w2v", "--corpus=" + corpus, "--dim=4", "--epochs=1", "--threads=1", "--min-count=1",
                 "--subsample=0");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out())
