@@ -3,59 +3,57 @@ package io.adaps.bench.macro;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The generated Markdown of a comparison, with its charts: a paragraph on how to read it, the
- * headline ratios ({@link Headline}), then per workload and cluster node count a table
+ * The generated Markdown of one workload's comparison, with its charts: a paragraph on how to read
+ * it, the headline ratios ({@link Headline}), then per cluster node count a table
  * ({@link ComparisonTable}) and two PNG charts ({@link ComparisonCharts}) that the Markdown links
  * to. The single-node baseline of a workload is the first row of each of its tables, as the point
- * of reference that a cluster sharing this machine's cores should approach.
+ * of reference that a cluster sharing this machine's cores should approach. A configuration that
+ * ran several times is represented by one of its runs ({@link RepeatedRuns}).
  *
- * @param workloads       the workloads compared, in order
+ * @param workload        the workload compared
  * @param nodeCounts      the clusters' node counts, in order
  * @param epochs          epochs per run
+ * @param repeats         runs per configuration
  * @param processors      the machine's processors, which every run's JVMs share
  * @param baselineThreads threads of the single-node baseline (0: none)
- * @param extraArgs       the further flags given to each workload's runs
+ * @param extraArgs       the further flags given to the workload's runs
  */
-record ComparisonReport(List<Workload> workloads, List<Integer> nodeCounts, int epochs, int processors,
-                        int baselineThreads, Map<Workload, List<String>> extraArgs) {
+record ComparisonReport(Workload workload, List<Integer> nodeCounts, int epochs, int repeats, int processors,
+                        int baselineThreads, List<String> extraArgs) {
     /**
-     * The Markdown of {@code outcomes}, ending with a newline; writes the charts into
-     * {@code imageDir}, which the Markdown names as {@code imageLink} (e.g. {@code img}, relative
-     * to the page).
+     * The Markdown of the workload's runs among {@code outcomes}, ending with a newline; writes the
+     * charts into {@code imageDir}, which the Markdown names as {@code imageLink} (e.g. {@code img},
+     * relative to the page).
      */
     String markdown(List<RunOutcome> outcomes, Path imageDir, String imageLink) throws IOException {
         StringBuilder report = new StringBuilder();
         report.append(introduction()).append("\n\n");
-        for (Workload workload : workloads) {
-            for (int nodes : nodeCounts) {
-                report.append(Headline.markdown(workload, nodes, outcomes));
-            }
+        List<RunOutcome> representatives = RepeatedRuns.representatives(outcomes);
+        for (int nodes : nodeCounts) {
+            report.append(Headline.markdown(workload, nodes, representatives));
         }
-        for (Workload workload : workloads) {
-            for (int nodes : nodeCounts) {
-                List<RunOutcome> group = group(outcomes, workload, nodes);
-                String subject = workload.subcommand() + ", " + nodes + (nodes == 1 ? " node" : " nodes");
-                report.append("\n### ").append(subject).append("\n\n");
-                List<String> flags = extraArgs.getOrDefault(workload, List.of());
-                if (!flags.isEmpty()) {
-                    report.append("Further flags: `").append(String.join(" ", flags)).append("`.\n\n");
-                }
-                report.append(ComparisonTable.markdown(workload, nodes, group)).append('\n');
-                String stem = workload.subcommand() + "-" + nodes + "nodes-";
-                if (ComparisonCharts.epochTimes(subject + ": mean epoch time", group,
-                        imageDir.resolve(stem + "epoch-time.png"))) {
-                    report.append("![").append(subject).append(": mean epoch time](").append(imageLink).append('/')
-                            .append(stem).append("epoch-time.png)\n");
-                }
-                if (ComparisonCharts.qualityOverTime(subject + ": " + workload.qualityLabel()
-                        + " over training time", workload, group, imageDir.resolve(stem + "quality.png"))) {
-                    report.append("![").append(subject).append(": ").append(workload.qualityLabel())
-                            .append(" over training time](").append(imageLink).append('/').append(stem)
-                            .append("quality.png)\n");
-                }
+        for (int nodes : nodeCounts) {
+            List<RunOutcome> group = group(representatives, workload, nodes);
+            String subject = workload.subcommand() + ", " + nodes + (nodes == 1 ? " node" : " nodes");
+            report.append("\n### ").append(subject).append("\n\n");
+            if (!extraArgs.isEmpty()) {
+                report.append("Further flags: `").append(String.join(" ", extraArgs)).append("`.\n\n");
+            }
+            report.append(ComparisonTable.markdown(workload, nodes, RepeatedRuns.group(group(outcomes, workload, nodes))))
+                    .append('\n');
+            String stem = workload.subcommand() + "-" + nodes + "nodes-";
+            if (ComparisonCharts.epochTimes(subject + ": mean epoch time", group,
+                    imageDir.resolve(stem + "epoch-time.png"))) {
+                report.append("![").append(subject).append(": mean epoch time](").append(imageLink).append('/')
+                        .append(stem).append("epoch-time.png)\n");
+            }
+            if (ComparisonCharts.qualityOverTime(subject + ": " + workload.qualityLabel() + " over training time",
+                    workload, group, imageDir.resolve(stem + "quality.png"))) {
+                report.append("![").append(subject).append(": ").append(workload.qualityLabel())
+                        .append(" over training time](").append(imageLink).append('/').append(stem)
+                        .append("quality.png)\n");
             }
         }
         return report.toString();
@@ -72,14 +70,18 @@ record ComparisonReport(List<Workload> workloads, List<Integer> nodeCounts, int 
     private String introduction() {
         String mean = epochs == 1 ? "epoch 1" : (epochs == 2 ? "epoch 2" : "mean over epochs 2.." + epochs)
                 + " (the first includes the JIT's warm-up)";
-        return "Generated by `TechniqueComparison`: " + epochs + " epoch(s) per run, one run after the other on "
-                + processors + " processor(s). Clusters are local JVMs with 1 training thread per node "
-                + "(`bin/adaps-example launch`)"
+        return "Generated by `TechniqueComparison`: " + epochs + " epoch(s) per run, "
+                + (repeats == 1 ? "one run per configuration, " : repeats + " runs per configuration (taken in turns), ")
+                + "one run after the other on " + processors + " processor(s). Clusters are local JVMs with 1 "
+                + "training thread per node (`bin/adaps-example launch`)"
                 + (baselineThreads > 0 ? "; the single-node baseline runs " + baselineThreads
                 + " threads in one JVM and is the first row of each table" : "")
                 + ". Epoch time: " + mean + "; speed-up: the epoch time of the reference run (`STATIC`, with "
                 + "`NAIVE` sampling for w2v) on the table's node count over the row's; quality (losses: lower is "
                 + "better) and local fraction: the cluster's, after epoch E = " + epochs
-                + "; MiB: sent by node 0 by then. Failed runs say why; each run's output is in the log directory.";
+                + "; MiB: sent by node 0 by then."
+                + (repeats == 1 ? "" : " Each row is the run with the median epoch time of its configuration, and "
+                + "its last column the ranges over all of them.")
+                + " Failed runs say why; each run's output is in the log directory.";
     }
 }

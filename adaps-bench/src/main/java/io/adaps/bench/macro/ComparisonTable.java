@@ -15,7 +15,9 @@ import java.util.OptionalDouble;
  * and its further figures; the local-access fraction of the last epoch; the MiB node 0 sent by
  * its end. A failed run keeps its row, saying why, with dashes for its figures; a diverged run
  * keeps its times and says {@code diverged (NaN)} (or {@code Infinity}) for its quality. A dash also stands for a
- * speed-up without a successful reference run.
+ * speed-up without a successful reference run. When a configuration ran more than once, its row is
+ * its {@linkplain RepeatedRuns#representative() representative run} and a last column gives the
+ * {@linkplain RepeatedRuns#spread() ranges} over its runs.
  */
 final class ComparisonTable {
     private static final String NONE = "–";
@@ -23,21 +25,27 @@ final class ComparisonTable {
     private ComparisonTable() {
     }
 
-    /** The table of {@code runs} of {@code workload} for {@code nodes} nodes, each line ending with a newline. */
-    static String markdown(Workload workload, int nodes, List<RunOutcome> runs) {
+    /** The table of {@code repeated} runs of {@code workload} for {@code nodes} nodes, each line ending with a newline. */
+    static String markdown(Workload workload, int nodes, List<RepeatedRuns> repeated) {
+        List<RunOutcome> runs = repeated.stream().map(RepeatedRuns::representative).toList();
+        boolean spread = repeated.stream().anyMatch(group -> group.runs().size() > 1);
         StringBuilder table = new StringBuilder();
         List<Workload.Figure> extras = workload.extraFigures();
         table.append("| configuration | mean epoch time (s) | speed-up vs. ").append(SpeedUp.referenceLabel(workload))
                 .append(" | ").append(workload.qualityLabel()).append(" after E");
         extras.forEach(figure -> table.append(" | ").append(figure.label()).append(" after E"));
-        table.append(" | local accesses (epoch E) | MiB sent by node 0 |\n|---");
-        table.append("|---:".repeat(5 + extras.size())).append("|\n");
+        table.append(" | local accesses (epoch E) | MiB sent by node 0 |").append(spread ? " range over the runs |" : "")
+                .append("\n|---").append("|---:".repeat(5 + extras.size())).append(spread ? "|---" : "").append("|\n");
         Optional<RunOutcome> reference = SpeedUp.reference(runs, workload, nodes);
-        for (RunOutcome run : runs) {
+        for (int i = 0; i < runs.size(); i++) {
+            RunOutcome run = runs.get(i);
+            String range = repeated.get(i).spread();
+            String rangeCell = spread ? " " + (range.isEmpty() ? NONE : range) + " |" : "";
             table.append("| ").append(run.config().configuration()).append(" | ");
             String failure = run.failure();
             if (failure != null) {
-                table.append(failure).append((" | " + NONE).repeat(4 + extras.size())).append(" |\n");
+                table.append(failure).append((" | " + NONE).repeat(4 + extras.size())).append(" |").append(rangeCell)
+                        .append('\n');
                 continue;
             }
             OptionalDouble mean = run.meanEpochSeconds();
@@ -51,7 +59,8 @@ final class ComparisonTable {
                 table.append(" | ").append(value.isPresent() ? format("%.4f", value.getAsDouble()) : NONE);
             }
             table.append(" | ").append(format("%.1f%%", 100 * last.local()))
-                    .append(" | ").append(format("%.1f", last.bytesSent() / 1048576.0)).append(" |\n");
+                    .append(" | ").append(format("%.1f", last.bytesSent() / 1048576.0)).append(" |").append(rangeCell)
+                    .append('\n');
         }
         return table.toString();
     }

@@ -8,15 +8,28 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The generated part of a hand-written Markdown page: the text between {@link #BEGIN} and
- * {@link #END}. Rewriting only that region lets the comparison update {@code docs/benchmarks.md}
- * in place, keeping the prose around it (how to run, the machine, the analysis) as people wrote it.
+ * A generated part of a hand-written Markdown page: the text between the lines {@link #begin()}
+ * and {@link #end()}, {@code <!-- name:begin -->} and {@code <!-- name:end -->}. Rewriting only that
+ * region lets the comparison update {@code docs/benchmarks.md} in place, keeping the prose around
+ * it (how to run, the machine, the analysis) as people wrote it; each workload has a region of its
+ * own ({@link #of}), so that a comparison of one workload leaves the other's figures alone.
+ *
+ * @param name the region's name, which its markers carry
  */
-final class ReportRegion {
-    static final String BEGIN = "<!-- technique-comparison:begin -->";
-    static final String END = "<!-- technique-comparison:end -->";
+record ReportRegion(String name) {
+    /** The region of {@code workload}'s report: {@code technique-comparison:mf}, {@code technique-comparison:w2v}. */
+    static ReportRegion of(Workload workload) {
+        return new ReportRegion("technique-comparison:" + workload.subcommand());
+    }
 
-    private ReportRegion() {
+    /** The line that opens the region. */
+    String begin() {
+        return "<!-- " + name + ":begin -->";
+    }
+
+    /** The line that closes the region. */
+    String end() {
+        return "<!-- " + name + ":end -->";
     }
 
     /**
@@ -27,17 +40,17 @@ final class ReportRegion {
      * @throws IllegalArgumentException if the document has only one of the markers, one of them
      *                                  twice, or the end before the begin
      */
-    static String replace(String document, String generated) {
-        List<Integer> begins = lines(document, BEGIN);
-        List<Integer> ends = lines(document, END);
-        String region = BEGIN + "\n" + generated + (generated.endsWith("\n") ? "" : "\n") + END;
+    String replace(String document, String generated) {
+        List<Integer> begins = lines(document, begin());
+        List<Integer> ends = lines(document, end());
+        String region = begin() + "\n" + generated + (generated.endsWith("\n") ? "" : "\n") + end();
         if (begins.isEmpty() && ends.isEmpty()) {
             String separator = document.isEmpty() ? "" : document.endsWith("\n") ? "\n" : "\n\n";
             return document + separator + region + "\n";
         }
         if (begins.size() != 1 || ends.size() != 1 || ends.get(0) < begins.get(0)) {
-            throw new IllegalArgumentException("markers: " + BEGIN + " at lines " + begins + ", " + END + " at lines "
-                    + ends + " (expected each exactly once on a line of its own, " + BEGIN + " first)");
+            throw new IllegalArgumentException("markers: " + begin() + " at lines " + begins + ", " + end()
+                    + " at lines " + ends + " (expected each exactly once on a line of its own, " + begin() + " first)");
         }
         String[] lines = document.split("\n", -1);
         StringBuilder replaced = new StringBuilder();
@@ -69,7 +82,7 @@ final class ReportRegion {
      *
      * @throws IllegalArgumentException if the file's markers are broken (see {@link #replace}); the file is unchanged
      */
-    static void write(Path file, String generated) throws IOException {
+    void write(Path file, String generated) throws IOException {
         String updated = updated(file, generated);
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
@@ -84,11 +97,11 @@ final class ReportRegion {
      *
      * @throws IllegalArgumentException if the file's markers are broken (see {@link #replace})
      */
-    static void check(Path file) throws IOException {
+    void check(Path file) throws IOException {
         updated(file, "");
     }
 
-    private static String updated(Path file, String generated) throws IOException {
+    private String updated(Path file, String generated) throws IOException {
         String document = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
         try {
             return replace(document, generated);

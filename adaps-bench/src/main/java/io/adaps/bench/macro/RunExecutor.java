@@ -31,11 +31,15 @@ record RunExecutor(Path launcher, Path workDir, Path logs, Duration timeout, Pri
     /** How long a stopped run may take to exit before it is killed. */
     private static final Duration KILL_GRACE = Duration.ofSeconds(15);
 
-    /** Runs {@code config} for {@code epochs} epochs with the further flags {@code extraArgs}. */
-    RunOutcome run(RunConfig config, int epochs, List<String> extraArgs) throws IOException, InterruptedException {
+    /**
+     * Runs {@code config} for {@code epochs} epochs with the further flags {@code extraArgs}, its
+     * output going to {@code logName.out} and {@code logName.err} in the log directory.
+     */
+    RunOutcome run(RunConfig config, int epochs, List<String> extraArgs, String logName)
+            throws IOException, InterruptedException {
         List<String> command = config.command(launcher.toString(), epochs, extraArgs);
-        Path stdout = logs.resolve(config.logName() + ".out");
-        Path stderr = logs.resolve(config.logName() + ".err");
+        Path stdout = logs.resolve(logName + ".out");
+        Path stderr = logs.resolve(logName + ".err");
         report("%s, %s: %s", config.workload().subcommand(), config.configuration(), String.join(" ", command));
         ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
                 .redirectOutput(stdout.toFile()).redirectError(stderr.toFile());

@@ -26,13 +26,16 @@ import picocli.CommandLine.Spec;
  * --threads 2}, then for each node count and each configuration of the {@linkplain RunMatrix run
  * matrix} {@code bin/adaps-example launch --nodes N -- <workload> --threads 1 --technique T
  * [--sampling S]}, each a separate process (the launcher starts one JVM per node). Reads the
- * {@code RESULT} lines node 0 prints per epoch and writes the {@linkplain ComparisonReport report}
- * (headline ratios, a table and two PNG charts per workload and node count) into the generated
- * region of a Markdown page ({@link ReportRegion}; {@code docs/benchmarks.md} by default), with the
- * charts in {@code img/} beside it, and to stdout.
+ * {@code RESULT} lines node 0 prints per epoch and writes each workload's
+ * {@linkplain ComparisonReport report} (headline ratios, a table and two PNG charts per node count)
+ * into the workload's generated region of a Markdown page ({@link ReportRegion};
+ * {@code docs/benchmarks.md} by default), with the charts in {@code img/} beside it, and to stdout.
  *
- * <p>The runs go one after the other, so that they do not compete for the machine's cores. A run
- * that fails, times out or diverges is a row that says so ({@link RunExecutor}).
+ * <p>The runs go one after the other, so that they do not compete for the machine's cores. With
+ * {@code --repeats N} the whole matrix runs N times in turn (A B C A B C ...), so that the
+ * machine's drift spreads over every configuration alike, and each configuration is reported by
+ * its run with the median epoch time ({@link RepeatedRuns}). A run that fails, times out or
+ * diverges is a row that says so ({@link RunExecutor}).
  *
  * <pre>
  * ./mvnw -o -q -pl adaps-bench -am package -DskipTests
@@ -78,6 +81,11 @@ public final class TechniqueComparison implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     private int epochs;
 
+    @Option(names = "--repeats", paramLabel = "N", defaultValue = "1",
+            description = "Runs of each configuration, the whole matrix N times in turn; each row is the run with "
+                    + "the median epoch time, with the ranges over the runs beside it (default: ${DEFAULT-VALUE}).")
+    private int repeats;
+
     @Option(names = "--baseline-threads", paramLabel = "N", defaultValue = "2",
             description = "Threads of the single-node baseline of each workload; 0 skips it (default: ${DEFAULT-VALUE}).")
     private int baselineThreads;
@@ -95,9 +103,9 @@ public final class TechniqueComparison implements Callable<Integer> {
     private Path repo;
 
     @Option(names = "--out", paramLabel = "FILE", defaultValue = "docs/benchmarks.md",
-            description = "The Markdown page whose region between <!-- technique-comparison:begin --> and "
-                    + "<!-- technique-comparison:end --> is replaced by the report (appended if it has none; created "
-                    + "if missing); the charts go to img/ beside it (default: ${DEFAULT-VALUE}).")
+            description = "The Markdown page whose region between <!-- technique-comparison:W:begin --> and "
+                    + "<!-- technique-comparison:W:end --> is replaced by the report of workload W (appended if it "
+                    + "has none; created if missing); the charts go to img/ beside it (default: ${DEFAULT-VALUE}).")
     private Path out;
 
     @Option(names = "--logs", paramLabel = "DIR", defaultValue = "target/technique-comparison",
@@ -123,24 +131,29 @@ public final class TechniqueComparison implements Callable<Integer> {
         validate();
         List<RunConfig> runs = RunMatrix.runs(workloads, nodeCounts, techniques, samplings, baselineThreads);
         PrintWriter err = spec.commandLine().getErr();
-        err.printf("technique-comparison: %d runs of %d epoch(s), each limited to %d minute(s)%n", runs.size(), epochs,
-                timeoutMinutes);
+        err.printf("technique-comparison: %d runs of %d epoch(s), each limited to %d minute(s)%n",
+                runs.size() * repeats, epochs, timeoutMinutes);
         Files.createDirectories(logs);
         Path launcher = repo.resolve("bin").resolve("adaps-example").toAbsolutePath().normalize();
         RunExecutor executor = new RunExecutor(launcher, repo, logs, Duration.ofMinutes(timeoutMinutes), err);
         Map<Workload, List<String>> extraArgs = Map.of(Workload.MF, mfArgs, Workload.W2V, w2vArgs);
         List<RunOutcome> outcomes = new ArrayList<>();
-        for (RunConfig run : runs) {
-            outcomes.add(executor.run(run, epochs, extraArgs.get(run.workload())));
+        for (int repeat = 1; repeat <= repeats; repeat++) {
+            for (RunConfig run : runs) {
+                String logName = run.logName() + (repeats == 1 ? "" : "-run" + repeat);
+                outcomes.add(executor.run(run, epochs, extraArgs.get(run.workload()), logName));
+            }
         }
-        ComparisonReport report = new ComparisonReport(workloads, nodeCounts, epochs,
-                Runtime.getRuntime().availableProcessors(), baselineThreads, extraArgs);
         Path page = out.toAbsolutePath().normalize();
-        String markdown = report.markdown(outcomes, page.resolveSibling("img"), "img");
         PrintWriter stdout = spec.commandLine().getOut();
-        stdout.print(markdown);
-        stdout.flush();
-        ReportRegion.write(page, markdown);
+        for (Workload workload : workloads) {
+            ComparisonReport report = new ComparisonReport(workload, nodeCounts, epochs, repeats,
+                    Runtime.getRuntime().availableProcessors(), baselineThreads, extraArgs.get(workload));
+            String markdown = report.markdown(outcomes, page.resolveSibling("img"), "img");
+            stdout.print(markdown);
+            stdout.flush();
+            ReportRegion.of(workload).write(page, markdown);
+        }
         err.println("technique-comparison: wrote " + out + " and its charts in " + page.resolveSibling("img"));
         err.flush();
         return outcomes.stream().allMatch(outcome -> outcome.failure() == null) ? 0 : 1;
@@ -150,6 +163,8 @@ public final class TechniqueComparison implements Callable<Integer> {
         String problem = null;
         if (epochs < 1) {
             problem = "--epochs=" + epochs + " (expected >= 1)";
+        } else if (repeats < 1) {
+            problem = "--repeats=" + repeats + " (expected >= 1)";
         } else if (baselineThreads < 0) {
             problem = "--baseline-threads=" + baselineThreads + " (expected >= 0)";
         } else if (timeoutMinutes <= 0) {
@@ -172,10 +187,12 @@ public final class TechniqueComparison implements Callable<Integer> {
         }
     }
 
-    /** Why the report could not be written to {@code --out}, or {@code null}. */
+    /** Why the reports could not be written to {@code --out}, or {@code null}. */
     private String outProblem() throws IOException {
         try {
-            ReportRegion.check(out);
+            for (Workload workload : workloads) {
+                ReportRegion.of(workload).check(out);
+            }
             return null;
         } catch (IllegalArgumentException e) {
             return "--out=" + out + " (" + e.getMessage() + ")";

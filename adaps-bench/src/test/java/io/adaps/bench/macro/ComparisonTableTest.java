@@ -23,7 +23,7 @@ class ComparisonTableTest {
 
     @Test
     void mfRowsWithTheSpeedUpOverStaticOnTheTablesNodeCount() {
-        String table = ComparisonTable.markdown(Workload.MF, 2, List.of(
+        String table = table(Workload.MF, 2, List.of(
                 Runs.mf(1, 2, null, 9, 4, 5),
                 Runs.mf(2, 1, STATIC, 9, 10, 10),
                 Runs.mf(2, 1, ADAPTIVE, 9, 2, 3)));
@@ -35,7 +35,7 @@ class ComparisonTableTest {
 
     @Test
     void w2vRowsCompareWithStaticAndNaiveSamplingAndShowTheSimilarity() {
-        String table = ComparisonTable.markdown(Workload.W2V, 4, List.of(
+        String table = table(Workload.W2V, 4, List.of(
                 Runs.w2v(4, 1, STATIC, LOCAL, 3, 4),
                 Runs.w2v(4, 1, STATIC, NAIVE, 3, 6),
                 Runs.w2v(4, 1, ADAPTIVE, LOCAL, 3, 1.5)));
@@ -57,7 +57,7 @@ class ComparisonTableTest {
         RunOutcome diverged = new RunOutcome(new RunConfig(Workload.MF, 4, 1, ADAPTIVE, null), 2, 0, false, null,
                 List.of(new EpochResult(1, 3, 1, 1 << 20, Map.of("rmse", 0.5)),
                         new EpochResult(2, 2, 1, 2 << 20, Map.of("rmse", Double.NaN))));
-        String table = ComparisonTable.markdown(Workload.MF, 2,
+        String table = table(Workload.MF, 2,
                 List.of(staticRun, timedOut, new RunOutcome(incomplete.config(), 3, 0, false, null,
                         incomplete.results()), garbled, diverged));
         assertThat(table).isEqualTo(MF_HEADER
@@ -73,8 +73,31 @@ class ComparisonTableTest {
         RunOutcome run = new RunOutcome(new RunConfig(Workload.W2V, 2, 1, STATIC, NAIVE), 1, 0, false, null,
                 List.of(new EpochResult(1, 3, 1, 1, Map.of("rmse", 0.5))));
         assertThat(run.failure()).isEqualTo("failed (no heldout= in the RESULT line of epoch 1)");
-        assertThat(ComparisonTable.markdown(Workload.W2V, 2, List.of(run)))
+        assertThat(table(Workload.W2V, 2, List.of(run)))
                 .endsWith("| 2 x 1, STATIC+NAIVE | failed (no heldout= in the RESULT line of epoch 1) "
                         + "| – | – | – | – | – |\n");
+    }
+
+    @Test
+    void repeatedConfigurationsShowTheirMedianRunAndTheRangesOverTheirRuns() {
+        RunOutcome failed = new RunOutcome(new RunConfig(Workload.MF, 2, 1, ADAPTIVE, null), 2, 1, false, null,
+                List.of());
+        String table = table(Workload.MF, 2, List.of(
+                Runs.mf(2, 1, STATIC, 9, 10),
+                Runs.mf(2, 1, ADAPTIVE, 9, 3),
+                Runs.mf(2, 1, STATIC, 9, 12),
+                failed,
+                Runs.mf(2, 1, STATIC, 9, 8),
+                Runs.mf(2, 1, ADAPTIVE, 9, 2)));
+        assertThat(table).isEqualTo("| configuration | mean epoch time (s) | speed-up vs. STATIC | test RMSE after E "
+                + "| local accesses (epoch E) | MiB sent by node 0 | range over the runs |\n"
+                + "|---|---:|---:|---:|---:|---:|---|\n"
+                + "| 2 x 1, STATIC | 10.00 | 1.00x | 0.2500 | 50.0% | 6.0 | 8.00–12.00 s, rmse 0.2500–0.2500 |\n"
+                + "| 2 x 1, ADAPTIVE | 2.00 | 5.00x | 0.2500 | 50.0% | 6.0 | 2.00–3.00 s, rmse 0.2500–0.2500, "
+                + "1 of 3 failed |\n");
+    }
+
+    private static String table(Workload workload, int nodes, List<RunOutcome> runs) {
+        return ComparisonTable.markdown(workload, nodes, RepeatedRuns.group(runs));
     }
 }

@@ -11,50 +11,51 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReportRegionTest {
+    private static final ReportRegion REGION = new ReportRegion("technique-comparison");
     private static final String PAGE = "# Benchmarks\n\nHow to run.\n\n## Technique comparison\n\n"
             + "<!-- technique-comparison:begin -->\nold table\n<!-- technique-comparison:end -->\n\n"
             + "## Analysis\n\nWritten by hand.\n";
 
     @Test
     void replacesOnlyTheRegionsContent() {
-        assertThat(ReportRegion.replace(PAGE, "| new | table |\n")).isEqualTo("# Benchmarks\n\nHow to run.\n\n"
+        assertThat(REGION.replace(PAGE, "| new | table |\n")).isEqualTo("# Benchmarks\n\nHow to run.\n\n"
                 + "## Technique comparison\n\n<!-- technique-comparison:begin -->\n| new | table |\n"
                 + "<!-- technique-comparison:end -->\n\n## Analysis\n\nWritten by hand.\n");
     }
 
     @Test
     void replacingTwiceGivesTheSameAsOnce() {
-        String once = ReportRegion.replace(PAGE, "generated\n");
-        assertThat(ReportRegion.replace(once, "generated\n")).isEqualTo(once);
+        String once = REGION.replace(PAGE, "generated\n");
+        assertThat(REGION.replace(once, "generated\n")).isEqualTo(once);
     }
 
     @Test
     void markersQuotedInProseAreNotTheRegion() {
         String quoting = "Replaces the text between `<!-- technique-comparison:begin -->` and\n"
                 + "`<!-- technique-comparison:end -->`.\n\n" + PAGE;
-        assertThat(ReportRegion.replace(quoting, "new\n")).isEqualTo(quoting.replace("\nold table\n", "\nnew\n"));
+        assertThat(REGION.replace(quoting, "new\n")).isEqualTo(quoting.replace("\nold table\n", "\nnew\n"));
     }
 
     @Test
     void aPageWithoutARegionGetsOneAppended() {
-        assertThat(ReportRegion.replace("# Notes\nend", "generated"))
+        assertThat(REGION.replace("# Notes\nend", "generated"))
                 .isEqualTo("# Notes\nend\n\n<!-- technique-comparison:begin -->\ngenerated\n"
                         + "<!-- technique-comparison:end -->\n");
-        assertThat(ReportRegion.replace("", "generated\n"))
+        assertThat(REGION.replace("", "generated\n"))
                 .isEqualTo("<!-- technique-comparison:begin -->\ngenerated\n<!-- technique-comparison:end -->\n");
     }
 
     @Test
     void brokenMarkersAreRefused() {
-        assertThatThrownBy(() -> ReportRegion.replace("<!-- technique-comparison:begin -->\nno end\n", "x"))
+        assertThatThrownBy(() -> REGION.replace("<!-- technique-comparison:begin -->\nno end\n", "x"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("markers: <!-- technique-comparison:begin --> at lines [1], <!-- technique-comparison:end --> "
                         + "at lines [] (expected each exactly once on a line of its own, "
                         + "<!-- technique-comparison:begin --> first)");
-        assertThatThrownBy(() -> ReportRegion.replace(
+        assertThatThrownBy(() -> REGION.replace(
                 "<!-- technique-comparison:end -->\n<!-- technique-comparison:begin -->\n", "x"))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> ReportRegion.replace(PAGE + PAGE, "x"))
+        assertThatThrownBy(() -> REGION.replace(PAGE + PAGE, "x"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -62,11 +63,11 @@ class ReportRegionTest {
     void writesTheFileInPlaceAndCreatesAMissingOne(@TempDir Path dir) throws IOException {
         Path page = dir.resolve("benchmarks.md");
         Files.writeString(page, PAGE);
-        ReportRegion.write(page, "fresh\n");
+        REGION.write(page, "fresh\n");
         assertThat(Files.readString(page)).isEqualTo(PAGE.replace("old table", "fresh"));
 
         Path missing = dir.resolve("new/report.md");
-        ReportRegion.write(missing, "fresh\n");
+        REGION.write(missing, "fresh\n");
         assertThat(Files.readString(missing))
                 .isEqualTo("<!-- technique-comparison:begin -->\nfresh\n<!-- technique-comparison:end -->\n");
     }
@@ -76,12 +77,23 @@ class ReportRegionTest {
         Path page = dir.resolve("benchmarks.md");
         String broken = "text\n<!-- technique-comparison:end -->\n";
         Files.writeString(page, broken);
-        assertThatThrownBy(() -> ReportRegion.write(page, "fresh\n"))
+        assertThatThrownBy(() -> REGION.write(page, "fresh\n"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("file=" + page + ": markers:");
-        assertThatThrownBy(() -> ReportRegion.check(page))
+        assertThatThrownBy(() -> REGION.check(page))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("file=" + page + ": markers:");
         assertThat(Files.readString(page)).isEqualTo(broken);
+    }
+
+    @Test
+    void eachWorkloadHasARegionOfItsOwnThatTheOtherLeavesAlone() {
+        ReportRegion mf = ReportRegion.of(Workload.MF);
+        ReportRegion w2v = ReportRegion.of(Workload.W2V);
+        assertThat(mf.begin()).isEqualTo("<!-- technique-comparison:mf:begin -->");
+        String page = w2v.replace(mf.replace("# Benchmarks\n", "mf table\n"), "w2v table\n");
+        assertThat(mf.replace(page, "new mf table\n")).isEqualTo("# Benchmarks\n\n"
+                + "<!-- technique-comparison:mf:begin -->\nnew mf table\n<!-- technique-comparison:mf:end -->\n\n"
+                + "<!-- technique-comparison:w2v:begin -->\nw2v table\n<!-- technique-comparison:w2v:end -->\n");
     }
 }
