@@ -48,6 +48,18 @@ abstract class SamplingContract {
         worker.table(table).set(rows, values);
     }
 
+    /**
+     * Sets the known values through node {@code from} and waits until every node's replicas show
+     * them: a set goes to the row's owner, and another node's replica (which the manager may have
+     * made already, e.g. of a {@code POOL}'s keys) shows it after its next synchronization round.
+     */
+    private static void setKnownValuesEverywhere(TestCluster cluster, int from, String table) {
+        setKnownValues(cluster.node(from).worker(), table);
+        for (int node = 0; node < cluster.size(); node++) {
+            cluster.node(node).worker().waitSync();
+        }
+    }
+
     /** Prepares and pulls {@code samples} samples of {@code n} rows and checks every row and value. */
     private static void sampleAndCheck(Worker worker, String table, int samples, int n) {
         TableView view = worker.table(table);
@@ -89,7 +101,7 @@ abstract class SamplingContract {
     void samplesHoldNRowsWithTheirValuesAcrossNodesWhileRowsMove() throws InterruptedException {
         try (TestCluster cluster = SamplingSetup.cluster(2, scheme(), Technique.ADAPTIVE,
                 SamplingSetup.sampled("w", SamplingSetup.skewed()))) {
-            setKnownValues(cluster.node(0).worker(), "w");
+            setKnownValuesEverywhere(cluster, 0, "w");
             Worker at0 = cluster.node(0).worker();
             Worker at1 = cluster.node(1).worker();
             long[] hot = new long[ROWS / 4];
@@ -117,7 +129,7 @@ abstract class SamplingContract {
     void workersSampleConcurrently() throws InterruptedException {
         try (TestCluster cluster = SamplingSetup.cluster(2, scheme(), Technique.ADAPTIVE,
                 SamplingSetup.sampled("w", SamplingSetup.skewed()))) {
-            setKnownValues(cluster.node(1).worker(), "w");
+            setKnownValuesEverywhere(cluster, 1, "w");
             Concurrently.run(4, Duration.ofMinutes(2), t -> sampleAndCheck(cluster.node(t % 2).worker(), "w", 200, 8));
             for (int node = 0; node < 2; node++) {
                 SamplingMetrics metrics = cluster.node(node).metrics().sampling();

@@ -25,7 +25,10 @@ final class ComparisonTable {
     private ComparisonTable() {
     }
 
-    /** The table of {@code repeated} runs of {@code workload} for {@code nodes} nodes, each line ending with a newline. */
+    /**
+     * The table of the {@code repeated} runs of {@code workload} for {@code nodes} nodes, one row per
+     * configuration, each line ending with a newline.
+     */
     static String markdown(Workload workload, int nodes, List<RepeatedRuns> repeated) {
         List<RunOutcome> runs = repeated.stream().map(RepeatedRuns::representative).toList();
         boolean spread = repeated.stream().anyMatch(group -> group.runs().size() > 1);
@@ -34,7 +37,8 @@ final class ComparisonTable {
         table.append("| configuration | mean epoch time (s) | speed-up vs. ").append(SpeedUp.referenceLabel(workload))
                 .append(" | ").append(workload.qualityLabel()).append(" after E");
         extras.forEach(figure -> table.append(" | ").append(figure.label()).append(" after E"));
-        table.append(" | local accesses (epoch E) | MiB sent by node 0 |").append(spread ? " range over the runs |" : "")
+        table.append(" | local accesses (epoch E) | MiB sent by node 0 |")
+                .append(spread ? " range over the runs |" : "")
                 .append("\n|---").append("|---:".repeat(5 + extras.size())).append(spread ? "|---" : "").append("|\n");
         Optional<RunOutcome> reference = SpeedUp.reference(runs, workload, nodes);
         for (int i = 0; i < runs.size(); i++) {

@@ -57,7 +57,7 @@ record RepeatedRuns(RunConfig config, List<RunOutcome> runs) {
     /**
      * What the row adds when the configuration ran more than once: the range of the mean epoch
      * times and of the quality figures over the successful runs, and how many runs failed, e.g.
-     * {@code 0.71–0.96 s, RMSE 0.1205–0.1232}; empty for a single run.
+     * {@code 0.71–0.96 s, rmse 0.1205–0.1232}; empty for a single run.
      */
     String spread() {
         if (runs.size() < 2) {
@@ -82,7 +82,7 @@ record RepeatedRuns(RunConfig config, List<RunOutcome> runs) {
 
     /** {@code min–max} of {@code figure} over the runs where it is finite; empty if it is nowhere. */
     private static Optional<String> range(List<RunOutcome> runs, ToDoubleFunction<RunOutcome> figure,
-                                                    String format) {
+                                          String format) {
         OptionalDouble min = runs.stream().mapToDouble(figure).filter(Double::isFinite).min();
         OptionalDouble max = runs.stream().mapToDouble(figure).filter(Double::isFinite).max();
         if (min.isEmpty()) {
