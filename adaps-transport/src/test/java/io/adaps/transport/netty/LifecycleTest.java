@@ -41,7 +41,7 @@ class LifecycleTest {
                 .allMatch(name -> name.matches("adaps-netty-[0-2]-[12]"));
         TransportContract.send(cluster.get(2), 0, "bye");
         cluster.forEach(NettyTransport::close);
-        assertThat(Nodes.transportThreads()).isEmpty();
+        assertThat(Nodes.transportThreadsAfterClose()).isEmpty();
     }
 
     @Test
@@ -52,7 +52,7 @@ class LifecycleTest {
                 Duration.ofMillis(100), Duration.ofMillis(1000), Duration.ofSeconds(1), 1 << 20, 4L << 20);
         assertThatThrownBy(() -> alone.start(config, new Inbox())).isInstanceOf(ClusterException.class)
                 .hasMessage("node 1 (" + peers.get(1) + "): peers [node 0 (" + peers.get(0) + ")] did not connect within PT0.3S");
-        assertThat(Nodes.transportThreads()).isEmpty();
+        assertThat(Nodes.transportThreadsAfterClose()).isEmpty();
         try (ServerSocket again = new ServerSocket(peers.get(1).port(), 1, InetAddress.getLoopbackAddress())) {
             assertThat(again.isBound()).isTrue();
         }
@@ -78,7 +78,7 @@ class LifecycleTest {
         starter.join(2_000);
         assertThat(starter.isAlive()).isFalse();
         assertThat(failure.get()).isInstanceOf(ClusterException.class).hasMessageContaining("closed while");
-        assertThat(Nodes.transportThreads()).isEmpty();
+        assertThat(Nodes.transportThreadsAfterClose()).isEmpty();
     }
 
     @Test
@@ -115,7 +115,7 @@ class LifecycleTest {
                     .isInstanceOf(ClusterException.class)
                     .hasMessageStartingWith("node 0 (" + peers.get(0) + "): cannot listen: ");
         }
-        assertThat(Nodes.transportThreads()).isEmpty();
+        assertThat(Nodes.transportThreadsAfterClose()).isEmpty();
     }
 
     @Test

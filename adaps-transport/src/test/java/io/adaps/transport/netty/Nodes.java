@@ -49,6 +49,22 @@ final class Nodes implements AutoCloseable {
                 .filter(name -> name.startsWith("adaps-netty-")).toList();
     }
 
+    /**
+     * Names of the threads that a transport started still alive after waiting (at most 5 s) for
+     * them to end. Closing awaits the I/O threads' termination, but Netty completes it on each
+     * thread just before the thread exits, so a thread may still be alive a moment after close
+     * returns (seen under load: "adaps-netty-0-1" right after a failed start).
+     */
+    static List<String> transportThreadsAfterClose() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        List<String> left = transportThreads();
+        while (!left.isEmpty() && System.nanoTime() - deadline < 0) {
+            Thread.sleep(10);
+            left = transportThreads();
+        }
+        return left;
+    }
+
     @Override
     public void close() {
         transports.forEach(NettyTransport::close);
