@@ -73,7 +73,10 @@ class LifecycleTest {
             }
         });
         starter.start();
-        Thread.sleep(200);
+        // Close once the start waits for its peer (a close before the start registered would be
+        // refused as a closed transport instead), not after a fixed sleep a loaded machine may outlast.
+        TransportContract.await("the start waiting for its peer", () -> starter.getState() == Thread.State.TIMED_WAITING,
+                Duration.ofSeconds(5));
         waiting.close();
         starter.join(2_000);
         assertThat(starter.isAlive()).isFalse();
