@@ -37,18 +37,9 @@ class NettyClusterTest extends ClusterContract {
         try (TestCluster cluster = new TestCluster(3, addresses(3), this::newTransport,
                 b -> b.table(TableSpec.of("t", 9, 2)))) {
             cluster.node(0).worker().push(new long[] {0, 4, 8}, new float[6]);
-            assertThat(threads()).isNotEmpty();
+            assertThat(Nodes.transportThreads()).isNotEmpty();
         }
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!threads().isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(threads()).as("transport threads left after close").isEmpty();
-    }
-
-    private static List<String> threads() {
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
-                .filter(name -> name.startsWith("adaps-netty-")).toList();
+        assertThat(Nodes.transportThreadsAfterClose()).as("transport threads left after close").isEmpty();
     }
 
     /** The relocation guarantees over the same transport. */
