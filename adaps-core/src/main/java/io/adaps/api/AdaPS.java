@@ -8,18 +8,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
 
-import io.adaps.intent.HomeIntents;
-import io.adaps.node.Node;
-import io.adaps.node.NodeConfig;
-import io.adaps.protocol.Message;
-import io.adaps.protocol.MessageType;
-import io.adaps.sampling.SamplePool;
-import io.adaps.transport.PeerAddress;
-import io.adaps.transport.Transport;
-import io.adaps.transport.TransportConfig;
-import io.adaps.transport.TransportProvider;
+import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.Transport;
+import io.adaps.api.transport.TransportProvider;
 
 /**
  * A running AdaPS node: this process's share of the model's parameters and the handles its
@@ -124,8 +116,8 @@ public interface AdaPS extends AutoCloseable {
         private Partitioning partitioning = Partitioning.RANGE;
         private Technique technique = Technique.ADAPTIVE;
         private SamplingScheme sampling = SamplingScheme.NAIVE;
-        private int samplePoolSize = SamplePool.DEFAULT_SIZE;
-        private int samplePoolReuse = SamplePool.DEFAULT_REUSE;
+        private int samplePoolSize = SamplingScheme.DEFAULT_POOL_SIZE;
+        private int samplePoolReuse = SamplingScheme.DEFAULT_POOL_REUSE;
         private Transport transport;
         private Duration connectTimeout = Duration.ofSeconds(30);
         private Duration heartbeatInterval = Duration.ofMillis(500);
@@ -213,17 +205,17 @@ public interface AdaPS extends AutoCloseable {
         /**
          * The pool of {@link SamplingScheme#POOL}: {@code size} keys per generation of each sampled
          * table's pool, each handed out {@code reuse} times before a fresh generation replaces
-         * it (see {@link SamplePool}). Larger pools hold more keys local; a larger reuse bound
-         * refreshes the pool less often and makes samples more dependent. Default
-         * {@value SamplePool#DEFAULT_SIZE} and {@value SamplePool#DEFAULT_REUSE}.
+         * it. Larger pools hold more keys local; a larger reuse bound refreshes the pool less
+         * often and makes samples more dependent. Default {@value SamplingScheme#DEFAULT_POOL_SIZE}
+         * and {@value SamplingScheme#DEFAULT_POOL_REUSE}.
          *
          * @throws IllegalArgumentException if {@code size} is not a power of two in
-         *                                  {@value SamplePool#MIN_SIZE}..{@value SamplePool#MAX_SIZE}
-         *                                  or {@code reuse} not in 1..{@value SamplePool#MAX_REUSE}
+         *                                  {@value SamplingScheme#MIN_POOL_SIZE}..{@value SamplingScheme#MAX_POOL_SIZE}
+         *                                  or {@code reuse} not in 1..{@value SamplingScheme#MAX_POOL_REUSE}
          */
         public Builder samplePool(int size, int reuse) {
-            SamplePool.checkSize(size);
-            SamplePool.checkReuse(reuse);
+            SamplingScheme.checkPoolSize(size);
+            SamplingScheme.checkPoolReuse(reuse);
             this.samplePoolSize = size;
             this.samplePoolReuse = reuse;
             return this;
@@ -344,62 +336,37 @@ public interface AdaPS extends AutoCloseable {
         }
 
         /**
-         * Starts the node: allocates and initializes the parameters it is home of and, in a
-         * cluster, connects to every peer.
+         * The settings {@link #build()} starts a node with, checked against each other.
          *
-         * @throws IllegalStateException if no table is declared, a row of some table (with its
-         *                               update-rule state) does not fit one message, the node id
-         *                               is not an index into the peers, or a cluster has no transport
-         * @throws ClusterException      if peers did not connect in time or refused the handshake
+         * @throws IllegalStateException if no table is declared or the node id is not an index
+         *                               into the peers
          */
-        public AdaPS build() {
+        public NodeSettings settings() {
             if (specs.isEmpty()) {
                 throw new IllegalStateException("tables=0 (expected at least one table(...) before build())");
-            }
-            for (TableSpec spec : specs) {
-                // The largest message about one row: its hand-over to another node, value and rule state.
-                int stride = spec.valueLength() + spec.updateRule().stateLength(spec.valueLength());
-                long rowBytes = Message.HEADER_LENGTH + (long) MessageType.HANDOVER.entryLength(spec.valueLength(), stride);
-                if (rowBytes > maxMessageBytes) {
-                    throw new IllegalStateException("maxMessageBytes=" + maxMessageBytes + " (expected at least " + rowBytes
-                            + ", the bytes that move one row of table '" + spec.name() + "')");
-                }
             }
             int nodes = Math.max(1, peers.size());
             if (nodeId >= nodes) {
                 throw new IllegalStateException("nodeId=" + nodeId + " (expected 0.." + (nodes - 1) + ", an index into peers="
                         + peers + ")");
             }
-            if (technique.signalsIntent() && nodes > HomeIntents.MAX_NODES) {
-                throw new IllegalStateException("technique=" + technique + " with " + nodes + " nodes (expected at most "
-                        + HomeIntents.MAX_NODES + " nodes, or technique STATIC or FULL_REPLICATION)");
-            }
-            List<Table> tables = new ArrayList<>(specs.size());
-            long firstKey = 0;
-            for (TableSpec spec : specs) {
-                tables.add(new Table(spec, tables.size(), firstKey));
-                firstKey += spec.rows();
-            }
-            if (nodes == 1) {
-                return new Node(new NodeConfig(0, 1, tables, partitioning, technique, sampling, samplePoolSize,
-                        samplePoolReuse, operationTimeout, barrierTimeout, maxMessageBytes),
-                        null, null);
-            }
-            Transport chosen = transport != null ? transport : ServiceLoader.load(TransportProvider.class).findFirst()
-                    .map(TransportProvider::create)
-                    .orElseThrow(() -> new IllegalStateException("peers=" + peers + " (expected a transport for a cluster: "
-                            + "add io.adaps:adaps-transport to the class path, or set transport(...))"));
-            TransportConfig transportConfig;
-            try {
-                transportConfig = new TransportConfig(nodeId, peers, clusterId, NodeConfig.schema(tables, partitioning),
-                        connectTimeout, heartbeatInterval, failureTimeout, operationTimeout, maxMessageBytes,
-                        4L * maxMessageBytes);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalStateException(e.getMessage(), e);
-            }
-            return new Node(new NodeConfig(nodeId, nodes, tables, partitioning, technique, sampling,
-                    samplePoolSize, samplePoolReuse, operationTimeout, barrierTimeout,
-                    maxMessageBytes), chosen, transportConfig);
+            return new NodeSettings(specs, nodeId, peers, clusterId, partitioning, technique, sampling, samplePoolSize,
+                    samplePoolReuse, transport, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
+                    barrierTimeout, maxMessageBytes);
+        }
+
+        /**
+         * Starts the node: allocates and initializes the parameters it is home of and, in a
+         * cluster, connects to every peer.
+         *
+         * @throws IllegalStateException if no table is declared, a row of some table (with its
+         *                               update-rule state) does not fit one message, the node id
+         *                               is not an index into the peers, the technique signals
+         *                               intent on more than 64 nodes, or a cluster has no transport
+         * @throws ClusterException      if peers did not connect in time or refused the handshake
+         */
+        public AdaPS build() {
+            return NodeFactory.load().start(settings());
         }
 
         private static Duration checkPositiveDuration(Duration duration, String name) {

@@ -56,8 +56,13 @@ public final class Initializers {
         }
 
         @Override
-        public String toString() {
+        public String descriptor() {
             return "zeros";
+        }
+
+        @Override
+        public String toString() {
+            return descriptor();
         }
     }
 
@@ -68,6 +73,16 @@ public final class Initializers {
             for (int i = 0; i < length; i++) {
                 dst[offset + i] = (float) (low + width * SplitMix.unitDouble(SplitMix.hash(seed, row, i)));
             }
+        }
+
+        @Override
+        public String descriptor() {
+            return "uniform(low=" + low + ", high=" + high + ", seed=" + seed + ")";
+        }
+
+        @Override
+        public String toString() {
+            return descriptor();
         }
     }
 
@@ -80,6 +95,16 @@ public final class Initializers {
                 double z = Math.sqrt(-2 * Math.log1p(-u1)) * Math.cos(2 * Math.PI * u2);
                 dst[offset + i] = (float) (mean + stddev * z);
             }
+        }
+
+        @Override
+        public String descriptor() {
+            return "normal(mean=" + mean + ", stddev=" + stddev + ", seed=" + seed + ")";
+        }
+
+        @Override
+        public String toString() {
+            return descriptor();
         }
     }
 }

@@ -1,50 +1,190 @@
 package io.adaps.api;
 
+import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * Counters of one node, read while it runs (each is exact once the workers are quiet). Pulls,
  * pushes and sets count parameter values (keys), not calls.
  *
- * @param nodeId           the node
- * @param workers          workers created
- * @param localPulls       values pulled from this node's memory
- * @param localPushes      updates pushed to this node's memory
- * @param localSets        values set in this node's memory
- * @param remotePulls      values pulled from other nodes
- * @param remotePushes     updates pushed to other nodes
- * @param remoteSets       values set at other nodes
- * @param intentsSignaled  ids named by intent calls
- * @param messagesSent     messages sent to other nodes (requests and answers)
- * @param bytesSent        bytes of those messages
- * @param messagesReceived messages received from other nodes
- * @param bytesReceived    bytes of those messages
- * @param relocationsIn    parameters that moved to this node
- * @param relocationsOut   parameters that moved away from this node
- * @param forwarded        requested values this node did not hold and passed on towards their holder
- * @param locationHits     remote values this node's workers sent to a cached location
- * @param locationMisses   remote values sent to the home node because no location was cached
- * @param replication      what the adaptive manager did (replicas, synchronization, relocations)
- * @param sampling         what the workers did with sampling access
- * @param peers            round-trip times of this node's requests, one entry per other node
- * @param perWorker        the local-access counters of each worker
+ * <p>The node's scalar counters are the {@link Counter}s, each read with {@link #get(Counter)}
+ * (the named accessors are shorthands), so that counters can be added without changing how
+ * metrics are made or read; a metrics library can publish them all by iterating the enum. What
+ * the adaptive manager and sampling did, the round trips to each peer and each worker's accesses
+ * are grouped beside them.
  */
-public record NodeMetrics(int nodeId, int workers, long localPulls, long localPushes, long localSets,
-                          long remotePulls, long remotePushes, long remoteSets, long intentsSignaled,
-                          long messagesSent, long bytesSent, long messagesReceived, long bytesReceived,
-                          long relocationsIn, long relocationsOut, long forwarded, long locationHits,
-                          long locationMisses, ReplicationMetrics replication, SamplingMetrics sampling,
-                          List<PeerMetrics> peers, List<WorkerMetrics> perWorker) {
-    /** Makes the lists unmodifiable. */
-    public NodeMetrics {
-        peers = List.copyOf(peers);
-        perWorker = List.copyOf(perWorker);
+public final class NodeMetrics {
+    /** The scalar counters of a node. */
+    public enum Counter {
+        WORKERS_OPEN("workers open now"),
+        WORKERS_CREATED("workers created since the node started"),
+        LOCAL_PULLS("values pulled from this node's memory"),
+        LOCAL_PUSHES("updates pushed to this node's memory"),
+        LOCAL_SETS("values set in this node's memory"),
+        REMOTE_PULLS("values pulled from other nodes"),
+        REMOTE_PUSHES("updates pushed to other nodes"),
+        REMOTE_SETS("values set at other nodes"),
+        INTENTS_SIGNALED("ids named by intent calls"),
+        MESSAGES_SENT("messages sent to other nodes (requests and answers)"),
+        BYTES_SENT("bytes of the messages sent"),
+        MESSAGES_RECEIVED("messages received from other nodes"),
+        BYTES_RECEIVED("bytes of the messages received"),
+        RELOCATIONS_IN("parameters that moved to this node"),
+        RELOCATIONS_OUT("parameters that moved away from this node"),
+        FORWARDED("requested values this node did not hold and passed on towards their holder"),
+        LOCATION_HITS("remote values sent to a cached location"),
+        LOCATION_MISSES("remote values sent to the home node because no location was cached");
+
+        private final String description;
+
+        Counter(String description) {
+            this.description = description;
+        }
+
+        /** What the counter counts. */
+        public String description() {
+            return description;
+        }
+    }
+
+    private static final Counter[] COUNTERS = Counter.values();
+
+    private final int nodeId;
+    private final long[] counters;
+    private final ReplicationMetrics replication;
+    private final SamplingMetrics sampling;
+    private final List<PeerMetrics> peers;
+    private final List<WorkerMetrics> perWorker;
+
+    private NodeMetrics(Builder builder) {
+        this.nodeId = builder.nodeId;
+        this.counters = builder.counters.clone();
+        this.replication = builder.replication;
+        this.sampling = builder.sampling;
+        this.peers = List.copyOf(builder.peers);
+        this.perWorker = List.copyOf(builder.perWorker);
+    }
+
+    /** A builder of the metrics of node {@code nodeId}: every counter 0, no peers, no workers. */
+    public static Builder builder(int nodeId) {
+        return new Builder(nodeId);
+    }
+
+    /** The node. */
+    public int nodeId() {
+        return nodeId;
+    }
+
+    /** The value of {@code counter}. */
+    public long get(Counter counter) {
+        return counters[counter.ordinal()];
+    }
+
+    /** Every counter by name, in declaration order. */
+    public Map<Counter, Long> counters() {
+        Map<Counter, Long> all = new EnumMap<>(Counter.class);
+        for (Counter counter : COUNTERS) {
+            all.put(counter, get(counter));
+        }
+        return all;
+    }
+
+    /** Workers open now. */
+    public int workers() {
+        return (int) get(Counter.WORKERS_OPEN);
+    }
+
+    public long localPulls() {
+        return get(Counter.LOCAL_PULLS);
+    }
+
+    public long localPushes() {
+        return get(Counter.LOCAL_PUSHES);
+    }
+
+    public long localSets() {
+        return get(Counter.LOCAL_SETS);
+    }
+
+    public long remotePulls() {
+        return get(Counter.REMOTE_PULLS);
+    }
+
+    public long remotePushes() {
+        return get(Counter.REMOTE_PUSHES);
+    }
+
+    public long remoteSets() {
+        return get(Counter.REMOTE_SETS);
+    }
+
+    public long intentsSignaled() {
+        return get(Counter.INTENTS_SIGNALED);
+    }
+
+    public long messagesSent() {
+        return get(Counter.MESSAGES_SENT);
+    }
+
+    public long bytesSent() {
+        return get(Counter.BYTES_SENT);
+    }
+
+    public long messagesReceived() {
+        return get(Counter.MESSAGES_RECEIVED);
+    }
+
+    public long bytesReceived() {
+        return get(Counter.BYTES_RECEIVED);
+    }
+
+    public long relocationsIn() {
+        return get(Counter.RELOCATIONS_IN);
+    }
+
+    public long relocationsOut() {
+        return get(Counter.RELOCATIONS_OUT);
+    }
+
+    public long forwarded() {
+        return get(Counter.FORWARDED);
+    }
+
+    public long locationHits() {
+        return get(Counter.LOCATION_HITS);
+    }
+
+    public long locationMisses() {
+        return get(Counter.LOCATION_MISSES);
+    }
+
+    /** What the adaptive manager did (replicas, synchronization, relocations). */
+    public ReplicationMetrics replication() {
+        return replication;
+    }
+
+    /** What the workers did with sampling access. */
+    public SamplingMetrics sampling() {
+        return sampling;
+    }
+
+    /** Round-trip times of this node's requests, one entry per other node. */
+    public List<PeerMetrics> peers() {
+        return peers;
+    }
+
+    /** The local-access counters of each open worker. */
+    public List<WorkerMetrics> perWorker() {
+        return perWorker;
     }
 
     /** Values pulled, pushed and set in this node's memory, over all values accessed by its workers. */
     public double localFraction() {
-        long local = localPulls + localPushes + localSets;
-        long all = local + remotePulls + remotePushes + remoteSets;
+        long local = localPulls() + localPushes() + localSets();
+        long all = local + remotePulls() + remotePushes() + remoteSets();
         return all == 0 ? 1.0 : (double) local / all;
     }
 
@@ -54,9 +194,10 @@ public record NodeMetrics(int nodeId, int workers, long localPulls, long localPu
                 "node %d: %d workers; local pull/push/set %d/%d/%d, remote %d/%d/%d (%.1f%% local); "
                         + "sent %d messages (%.1f MiB), received %d (%.1f MiB); relocated in %d, out %d; "
                         + "forwarded %d; location cache hits %d, misses %d",
-                nodeId, workers, localPulls, localPushes, localSets, remotePulls, remotePushes, remoteSets,
-                100 * localFraction(), messagesSent, bytesSent / 1048576.0, messagesReceived, bytesReceived / 1048576.0,
-                relocationsIn, relocationsOut, forwarded, locationHits, locationMisses));
+                nodeId, workers(), localPulls(), localPushes(), localSets(), remotePulls(), remotePushes(), remoteSets(),
+                100 * localFraction(), messagesSent(), bytesSent() / 1048576.0, messagesReceived(),
+                bytesReceived() / 1048576.0, relocationsIn(), relocationsOut(), forwarded(), locationHits(),
+                locationMisses()));
         if (!replication.equals(ReplicationMetrics.NONE)) {
             text.append(String.format("%n  replicas held %d, created %d, dropped %d; %d sync rounds sent %.1f MiB of deltas; "
                             + "%d relocations asked for by the manager; action window %d clocks",
@@ -76,5 +217,66 @@ public record NodeMetrics(int nodeId, int workers, long localPulls, long localPu
                     peer.peer(), peer.roundTrips(), peer.p50Micros(), peer.p99Micros(), peer.maxMicros()));
         }
         return text.toString();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof NodeMetrics that && nodeId == that.nodeId && Arrays.equals(counters, that.counters)
+                && replication.equals(that.replication) && sampling.equals(that.sampling) && peers.equals(that.peers)
+                && perWorker.equals(that.perWorker);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * Integer.hashCode(nodeId) + Arrays.hashCode(counters);
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+
+    /** Makes {@link NodeMetrics}; what is not set is 0 or empty. Not thread-safe. */
+    public static final class Builder {
+        private final int nodeId;
+        private final long[] counters = new long[COUNTERS.length];
+        private ReplicationMetrics replication = ReplicationMetrics.NONE;
+        private SamplingMetrics sampling = SamplingMetrics.none(SamplingScheme.NAIVE);
+        private List<PeerMetrics> peers = List.of();
+        private List<WorkerMetrics> perWorker = List.of();
+
+        private Builder(int nodeId) {
+            this.nodeId = nodeId;
+        }
+
+        /** Sets {@code counter} to {@code value}. */
+        public Builder set(Counter counter, long value) {
+            counters[counter.ordinal()] = value;
+            return this;
+        }
+
+        public Builder replication(ReplicationMetrics replication) {
+            this.replication = Objects.requireNonNull(replication, "replication");
+            return this;
+        }
+
+        public Builder sampling(SamplingMetrics sampling) {
+            this.sampling = Objects.requireNonNull(sampling, "sampling");
+            return this;
+        }
+
+        public Builder peers(List<PeerMetrics> peers) {
+            this.peers = List.copyOf(peers);
+            return this;
+        }
+
+        public Builder perWorker(List<WorkerMetrics> perWorker) {
+            this.perWorker = List.copyOf(perWorker);
+            return this;
+        }
+
+        public NodeMetrics build() {
+            return new NodeMetrics(this);
+        }
     }
 }

@@ -19,6 +19,11 @@ package io.adaps.api;
  */
 public record SamplingMetrics(SamplingScheme scheme, long samples, long rowsDrawn, long rowsPulled,
                               long rowsLocalAtPull, long localRedraws, long poolRefills, long poolFallbackDraws) {
+    /** The metrics of a node whose workers sampled nothing under {@code scheme}. */
+    public static SamplingMetrics none(SamplingScheme scheme) {
+        return new SamplingMetrics(scheme, 0, 0, 0, 0, 0, 0, 0);
+    }
+
     /** The fraction of pulled sample rows that were local; 1 before any pull. */
     public double localFractionAtPull() {
         return rowsPulled == 0 ? 1.0 : (double) rowsLocalAtPull / rowsPulled;

@@ -4,7 +4,6 @@ import static io.adaps.util.Checks.checkNotNull;
 
 import java.util.regex.Pattern;
 
-import io.adaps.sampling.KeyDistribution;
 
 /**
  * The declaration of a table: a name, a number of rows, the floats per row (value length), how

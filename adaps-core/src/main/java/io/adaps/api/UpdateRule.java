@@ -9,8 +9,10 @@ package io.adaps.api;
  * accumulator): {@link #stateLength} floats stored directly after the value, zero-initialized,
  * moved together with the value. Implementations must be immutable and thread-safe, must not block
  * and must not keep references to the arrays they are given. Built-in rules are in
- * {@link UpdateRules}; their {@code toString()} names the rule and its parameters, and two nodes
- * agree on a table's rule when these strings are equal.
+ * {@link UpdateRules}.
+ *
+ * <p>Every node of a cluster must use the same rule for a table: nodes compare the rules'
+ * {@link #descriptor()}s when they connect.
  */
 public interface UpdateRule {
     /**
@@ -40,9 +42,14 @@ public interface UpdateRule {
      * synchronization. Exactly so for additive and SGD rules; for Adagrad the summed update is one
      * larger step (as with a larger mini-batch). Rules that return {@code false} (such as
      * {@link UpdateRules#assign()}) keep their parameters unreplicated: every technique only moves
-     * them. Default {@code true}.
+     * them. Every rule says which it is: nothing is assumed.
      */
-    default boolean accumulates() {
-        return true;
-    }
+    boolean accumulates();
+
+    /**
+     * The rule and every parameter that changes what it does, e.g.
+     * {@code adagrad(learningRate=0.05, epsilon=1.0E-6)}: two nodes agree on a table's rule when
+     * their descriptors are equal.
+     */
+    String descriptor();
 }

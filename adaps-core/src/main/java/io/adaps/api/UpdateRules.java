@@ -63,8 +63,18 @@ public final class UpdateRules {
         }
 
         @Override
-        public String toString() {
+        public boolean accumulates() {
+            return true;
+        }
+
+        @Override
+        public String descriptor() {
             return "add";
+        }
+
+        @Override
+        public String toString() {
+            return descriptor();
         }
     }
 
@@ -80,8 +90,13 @@ public final class UpdateRules {
         }
 
         @Override
-        public String toString() {
+        public String descriptor() {
             return "assign";
+        }
+
+        @Override
+        public String toString() {
+            return descriptor();
         }
     }
 
@@ -94,8 +109,18 @@ public final class UpdateRules {
         }
 
         @Override
-        public String toString() {
+        public boolean accumulates() {
+            return true;
+        }
+
+        @Override
+        public String descriptor() {
             return "sgd(learningRate=" + learningRate + ")";
+        }
+
+        @Override
+        public String toString() {
+            return descriptor();
         }
     }
 
@@ -117,8 +142,18 @@ public final class UpdateRules {
         }
 
         @Override
-        public String toString() {
+        public boolean accumulates() {
+            return true;
+        }
+
+        @Override
+        public String descriptor() {
             return "adagrad(learningRate=" + learningRate + ", epsilon=" + epsilon + ")";
+        }
+
+        @Override
+        public String toString() {
+            return descriptor();
         }
     }
 }

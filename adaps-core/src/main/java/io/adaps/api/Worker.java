@@ -10,9 +10,18 @@ package io.adaps.api;
  * other thread fail with {@link IllegalStateException} and change nothing. Create one worker per
  * training thread with {@link AdaPS#worker()}; creating it and its {@link TableView}s on another
  * thread is fine. A worker's table views belong to the same thread.
+ *
+ * <h2>Lifetime</h2>
+ * Close a worker when its thread is done with it ({@link #close()}, or try-with-resources): it
+ * waits for the worker's operations, drops its intents and frees its id, so that a node can serve
+ * any number of worker lifetimes (a thread pool per epoch, one worker per task). A node has at
+ * most 65,535 workers open at once, and at most 256 of them signalling intent.
  */
-public interface Worker extends ParameterAccess {
-    /** This worker's id within its node, from 0 in creation order. */
+public interface Worker extends ParameterAccess, AutoCloseable {
+    /**
+     * This worker's id within its node, from 0: the lowest ids go to the first workers, and the id
+     * of a closed worker goes to a later one.
+     */
     int id();
 
     /**
@@ -36,6 +45,14 @@ public interface Worker extends ParameterAccess {
      */
     void waitFor(long ticket);
 
+    /**
+     * Whether the operation with {@code ticket} is complete, without waiting. A complete operation
+     * may still have failed: {@link #waitFor} reports that.
+     *
+     * @throws IllegalArgumentException if this worker issued no such ticket
+     */
+    boolean isDone(long ticket);
+
     /** Blocks until every operation this worker started is complete. */
     void waitAll();
 
@@ -55,4 +72,17 @@ public interface Worker extends ParameterAccess {
      * @throws ClusterException if a synchronization failed (a peer failed or did not answer)
      */
     void waitSync();
+
+    /**
+     * Waits for every operation this worker started, drops its intents (the keys they held are let
+     * go as when intents end) and frees its id for a later worker; every later call on it throws
+     * {@link IllegalStateException}. Idempotent. Call it from the worker's thread, or from any
+     * thread once that thread has ended.
+     *
+     * @throws ClusterException      if an operation failed that was not reported yet (the worker
+     *                               is closed all the same)
+     * @throws IllegalStateException if another thread, still alive, owns the worker
+     */
+    @Override
+    void close();
 }

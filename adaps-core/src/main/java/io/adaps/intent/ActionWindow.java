@@ -113,6 +113,18 @@ public final class ActionWindow {
         }
     }
 
+    /**
+     * Forgets {@code worker}'s clock rate, so that a new worker may take its place starting from
+     * clock 0 (the fastest worker then sets the rate without it).
+     */
+    public void forget(int worker) {
+        if (worker < 0 || worker >= lastClocks.length) {
+            throw new IllegalArgumentException("worker=" + worker + " (expected 0.." + (lastClocks.length - 1) + ")");
+        }
+        lastClocks[worker] = 0;
+        weightedClocks[worker] = 0;
+    }
+
     /** Observes that one manager round took {@code roundNanos}. */
     public void onRound(long roundNanos) {
         checkNonNegative(roundNanos, "roundNanos");

@@ -158,6 +158,26 @@ public final class IntentTracker {
         }
     }
 
+    /**
+     * Forgets {@code worker}: drops its pending intents and ends its active ones (telling
+     * {@code listener} of every key that becomes inactive), and resets its clock, so that a new
+     * worker may take its place starting from clock 0.
+     */
+    public void removeWorker(int worker, Listener listener) {
+        checkWorker(worker);
+        checkNotNull(listener, "listener");
+        IntentHeap heap = pending[worker];
+        while (!heap.isEmpty()) {
+            int id = heap.minId();
+            heap.popMin();
+            pendingIntents--;
+            release(id);
+        }
+        clocks[worker] = Long.MAX_VALUE; // expires every active intent
+        expire(worker, listener);
+        clocks[worker] = Long.MIN_VALUE;
+    }
+
     /** Whether {@code key} has an active intent on this node. */
     public boolean isActive(long key) {
         return activeCounts.containsKey(key);

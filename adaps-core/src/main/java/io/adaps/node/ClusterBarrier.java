@@ -3,9 +3,13 @@ package io.adaps.node;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import io.adaps.api.ClusterException;
 import io.adaps.api.PeerFailedException;
+import io.adaps.context.NodeContext;
+import io.adaps.context.Peers;
+import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageType;
 
 /**
@@ -17,45 +21,53 @@ import io.adaps.protocol.MessageType;
  * barrier timeout.
  */
 final class ClusterBarrier {
-    private final Node node;
+    private final NodeContext context;
+    private final Peers peers;
     private final Map<Long, Integer> arrivals = new HashMap<>();
+    /** Per peer: the barriers it had passed when it left, or -1 while it has not left. */
+    private final AtomicLongArray passedWhenLeft;
     private long entered;
     private long released;
     private boolean waiting;
 
-    ClusterBarrier(Node node) {
-        this.node = node;
+    ClusterBarrier(NodeContext context) {
+        this.context = context;
+        this.peers = context.peers();
+        this.passedWhenLeft = new AtomicLongArray(context.clusterSize());
+        for (int peer = 0; peer < context.clusterSize(); peer++) {
+            passedWhenLeft.set(peer, -1);
+        }
     }
 
     synchronized void await() {
         if (waiting) {
-            throw new IllegalStateException("barrier() is already waiting on another thread of node " + node.nodeId()
+            throw new IllegalStateException("barrier() is already waiting on another thread of node " + context.nodeId()
                     + " (expected one thread per node to call it)");
         }
         long barrier = ++entered;
         waiting = true;
         try {
-            if (node.nodeId() == 0) {
+            if (context.nodeId() == 0) {
                 arrive(barrier);
             } else {
-                node.sendControl(0, MessageType.BARRIER_ENTER, barrier);
+                peers.sendControl(0, MessageType.BARRIER_ENTER, barrier);
             }
-            long deadline = System.nanoTime() + node.config().barrierTimeout().toNanos();
+            long deadline = context.clock().nanoTime() + context.config().barrierTimeout().toNanos();
             while (released < barrier) {
-                PeerFailedException failure = node.barrierObstacle(barrier);
+                PeerFailedException failure = obstacle(barrier);
                 if (failure != null) {
                     throw failure;
                 }
-                long left = deadline - System.nanoTime();
+                long left = deadline - context.clock().nanoTime();
                 if (left <= 0) {
-                    throw new ClusterException("node " + node.nodeId() + ": barrier " + barrier + " not reached by all nodes within "
-                            + node.config().barrierTimeout());
+                    throw new ClusterException("node " + context.nodeId() + ": barrier " + barrier
+                            + " not reached by all nodes within " + context.config().barrierTimeout());
                 }
                 TimeUnit.NANOSECONDS.timedWait(this, left);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ClusterException("node " + node.nodeId() + ": interrupted in barrier " + barrier, e);
+            throw new ClusterException("node " + context.nodeId() + ": interrupted in barrier " + barrier, e);
         } finally {
             waiting = false;
         }
@@ -66,15 +78,40 @@ final class ClusterBarrier {
         return released;
     }
 
-    /** At node 0: {@code peer} entered {@code barrier}. */
-    synchronized void onEnter(long barrier) {
-        arrive(barrier);
+    /**
+     * The failure of a peer that keeps {@code barrier} from completing, or {@code null}: a peer that
+     * failed, or left before passing it. A peer that left after passing it is no obstacle: the
+     * coordinator's release is on its way (it may travel slower than the goodbye).
+     */
+    PeerFailedException obstacle(long barrier) {
+        for (int peer = 0; peer < context.clusterSize(); peer++) {
+            PeerFailedException failure = peers.failure(peer);
+            if (failure != null && !(failure.left() && passedWhenLeft.get(peer) >= barrier)) {
+                return failure;
+            }
+        }
+        return null;
     }
 
-    /** Node 0 released {@code barrier}. */
-    synchronized void onRelease(long barrier) {
-        released = Math.max(released, barrier);
+    /** BARRIER_ENTER, at node 0: {@code peer} entered the barrier the request id numbers. */
+    void onEnter(int peer, Message enter) {
+        synchronized (this) {
+            arrive(enter.requestId());
+        }
+    }
+
+    /** BARRIER_RELEASE: node 0 released the barrier the request id numbers. */
+    synchronized void onRelease(int peer, Message release) {
+        released = Math.max(released, release.requestId());
         notifyAll();
+    }
+
+    /** LEAVE: {@code peer} closed after passing the barriers the request id counts. */
+    void onLeave(int peer, Message leave) {
+        long passed = leave.requestId();
+        passedWhenLeft.set(peer, passed);
+        peers.markFailed(PeerFailedException.left(peer, "(" + peers.address(peer) + ") left the cluster after barrier "
+                + passed));
     }
 
     /** A peer failed: wake the waiter so that it throws. */
@@ -84,10 +121,10 @@ final class ClusterBarrier {
 
     private void arrive(long barrier) {
         int count = arrivals.merge(barrier, 1, Integer::sum);
-        if (count == node.clusterSize()) {
+        if (count == context.clusterSize()) {
             arrivals.remove(barrier);
-            for (int peer = 1; peer < node.clusterSize(); peer++) {
-                node.sendControl(peer, MessageType.BARRIER_RELEASE, barrier);
+            for (int peer = 1; peer < context.clusterSize(); peer++) {
+                peers.sendControl(peer, MessageType.BARRIER_RELEASE, barrier);
             }
             released = Math.max(released, barrier);
             notifyAll();

@@ -230,6 +230,16 @@ public final class Message {
         buffer.putInt(offset + COUNT, count, ORDER);
     }
 
+    /** The count of the message whose header is at {@code offset}. */
+    public static int countAt(DirectBuffer buffer, int offset) {
+        return buffer.getInt(offset + COUNT, ORDER);
+    }
+
+    /** Replaces the request id of the message whose header is at {@code offset}. */
+    public static void writeRequestId(MutableDirectBuffer buffer, int offset, long requestId) {
+        buffer.putLong(offset + REQUEST_ID, requestId, ORDER);
+    }
+
     /** Writes a row id at {@code at}; returns the offset after it. */
     public static int writeRow(MutableDirectBuffer buffer, int at, long row) {
         buffer.putLong(at, row, ORDER);

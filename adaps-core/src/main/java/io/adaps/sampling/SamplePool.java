@@ -9,6 +9,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
 
+import io.adaps.api.KeyDistribution;
+import io.adaps.api.SamplingScheme;
+
 /**
  * A pool of keys drawn from a distribution, each handed out a bounded number of times and then
  * replaced by a fresh draw: the sampling access of NuPS's pool scheme (Renz-Wieland, Gemulla,
@@ -54,21 +57,6 @@ import java.util.function.LongConsumer;
  * compare-and-set; the loser returns at once).
  */
 public final class SamplePool {
-    /**
-     * The default number of keys of a generation. With {@link #DEFAULT_REUSE}, a generation lasts
-     * 65,536 keys handed out: long enough for the adaptive manager to place a generation's keys
-     * before they are used (a sample of 64 keys takes microseconds locally, a relocation
-     * milliseconds). In one-second smoke runs of {@code SamplingBenchmark} on two nodes,
-     * 1024 keys reused 4 times turned over so fast that rows were mostly in flight (fewer samples
-     * per second than NAIVE); 4096 x 16 kept 99.8% of the rows local. Not tuned beyond that.
-     */
-    public static final int DEFAULT_SIZE = 4096;
-    /** The default number of times each key of a generation is handed out. */
-    public static final int DEFAULT_REUSE = 16;
-    public static final int MIN_SIZE = 16;
-    public static final int MAX_SIZE = 1 << 20;
-    public static final int MAX_REUSE = 1 << 10;
-
     /** Hears which keys enter and leave the pool, on the thread that refills it. */
     public interface Listener {
         /** Key {@code row} became a pool entry (once per entry: a key may be several entries). */
@@ -118,15 +106,14 @@ public final class SamplePool {
      *
      * @param rows the keys must be below this (the table's rows); a draw outside fails the fill
      * @param seed seeds the pool's draws, so runs repeat
-     * @throws IllegalArgumentException if {@code size} is not a power of two in
-     *                                  {@value #MIN_SIZE}..{@value #MAX_SIZE} or {@code reuse} is
-     *                                  not in 1..{@value #MAX_REUSE}
+     * @throws IllegalArgumentException if {@code size} or {@code reuse} is out of range (see
+     *                                  {@link SamplingScheme#checkPoolSize}, {@link SamplingScheme#checkPoolReuse})
      * @throws IllegalStateException    if the distribution draws a key outside {@code [0, rows)}
      */
     public SamplePool(KeyDistribution distribution, long rows, int size, int reuse, long seed) {
         this.distribution = checkNotNull(distribution, "distribution");
-        checkSize(size);
-        checkReuse(reuse);
+        SamplingScheme.checkPoolSize(size);
+        SamplingScheme.checkPoolReuse(reuse);
         this.rows = rows;
         this.size = size;
         this.sizeBits = Integer.numberOfTrailingZeros(size);
@@ -144,23 +131,6 @@ public final class SamplePool {
         if (!refill(0, IGNORE) || !refill(1, IGNORE)) {
             throw new IllegalStateException("the first generations of a new pool were not filled");
         }
-    }
-
-    /** Throws unless {@code size} is a valid pool size. */
-    public static int checkSize(int size) {
-        if (size < MIN_SIZE || size > MAX_SIZE || Integer.bitCount(size) != 1) {
-            throw new IllegalArgumentException("samplePoolSize=" + size + " (expected a power of two in " + MIN_SIZE + ".."
-                    + MAX_SIZE + ")");
-        }
-        return size;
-    }
-
-    /** Throws unless {@code reuse} is a valid reuse bound. */
-    public static int checkReuse(int reuse) {
-        if (reuse < 1 || reuse > MAX_REUSE) {
-            throw new IllegalArgumentException("samplePoolReuse=" + reuse + " (expected 1.." + MAX_REUSE + ")");
-        }
-        return reuse;
     }
 
     /** Keys per generation. */

@@ -215,6 +215,27 @@ final class SlotSlab {
     }
 
     /**
+     * Applies {@code rule} with {@code update} to {@code row} in {@code slot} and copies the value
+     * it leaves into {@code dst}, under one hold of the lock: no other write comes between.
+     * Returns the version of the value copied (see {@link #readVersioned}), or -1, changing
+     * nothing, if the row left.
+     */
+    int updateAndRead(int slot, int row, UpdateRule rule, float[] update, int updateOffset, float[] dst, int dstOffset) {
+        int[] lock = locks[slot >>> shift];
+        int i = slot & mask;
+        int locked = lock(lock, 2 * i);
+        if (lock[2 * i + 1] != row) {
+            SEQ.setRelease(lock, 2 * i, locked + 1);
+            return -1;
+        }
+        float[] chunk = values[slot >>> shift];
+        rule.apply(chunk, i * stride, valueLength, update, updateOffset);
+        System.arraycopy(chunk, i * stride, dst, dstOffset, valueLength);
+        SEQ.setRelease(lock, 2 * i, locked + 1);
+        return (locked + 1) & Integer.MAX_VALUE;
+    }
+
+    /**
      * Puts {@code row} into the allocated {@code slot}: its value and rule state from {@code src}
      * ({@link #ruleLength()} floats), or, with {@code src == null}, from {@code initializer} and zero state.
      */

@@ -388,6 +388,27 @@ public final class TableStore {
         return -1;
     }
 
+    /**
+     * Serves a replica's synchronization at the owner: applies the rule with {@code delta} to the
+     * owned {@code row} and copies the value it leaves into {@code dst}, atomically (no write comes
+     * between, and the row cannot leave between them).
+     *
+     * @return the version of the value copied (see {@link #pullOwnedVersioned}), or -1, changing
+     *         nothing, if the row is not owned here
+     */
+    public long syncOwned(long row, float[] delta, int deltaOffset, float[] dst, int dstOffset) {
+        int r = (int) row;
+        for (int entry = (int) INDEX.getAcquire(index, r), seen = ABSENT; entry >= 0 && entry != seen; ) {
+            int sequence = owned.updateAndRead(entry, r, rule, delta, deltaOffset, dst, dstOffset);
+            if (sequence >= 0) {
+                return (long) stamps[entry] << 32 | sequence;
+            }
+            seen = entry;
+            entry = (int) INDEX.getAcquire(index, r);
+        }
+        return -1;
+    }
+
     /** Whether {@code row} is held here, owned or as a replica. */
     public boolean holds(long row) {
         return (int) INDEX.getAcquire(index, (int) row) != ABSENT;

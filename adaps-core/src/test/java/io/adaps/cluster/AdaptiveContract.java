@@ -23,7 +23,7 @@ import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.testing.Concurrently;
-import io.adaps.transport.Transport;
+import io.adaps.api.transport.Transport;
 
 /**
  * The guarantees of every {@link Technique}, under workloads that make the adaptive manager

@@ -6,9 +6,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Nested;
 
-import io.adaps.transport.InJvmNetwork;
-import io.adaps.transport.InJvmTransport;
-import io.adaps.transport.Transport;
+import io.adaps.api.transport.InJvmNetwork;
+import io.adaps.api.transport.InJvmTransport;
+import io.adaps.api.transport.Transport;
 
 /** The cluster guarantees over the in-JVM transport. */
 class InJvmClusterTest extends ClusterContract {

@@ -21,7 +21,7 @@ import io.adaps.api.Technique;
 import io.adaps.api.UpdateRules;
 import io.adaps.api.Worker;
 import io.adaps.testing.Concurrently;
-import io.adaps.transport.Transport;
+import io.adaps.api.transport.Transport;
 
 /**
  * The guarantees of relocation ({@code localize}), written once and run over every transport:

@@ -9,7 +9,7 @@ import java.util.function.UnaryOperator;
 
 import io.adaps.api.AdaPS;
 import io.adaps.testing.Concurrently;
-import io.adaps.transport.Transport;
+import io.adaps.api.transport.Transport;
 
 /**
  * Starts an in-process cluster: one node per thread (a node's build() returns only once all peers

@@ -128,7 +128,7 @@ class BuilderValidationTest {
         assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("peers=[127.0.0.1:7001, 127.0.0.1:7002] (expected a transport for a cluster");
         assertThatThrownBy(() -> builder.heartbeatInterval(java.time.Duration.ofSeconds(2)).transport(
-                        new io.adaps.transport.InJvmTransport(new io.adaps.transport.InJvmNetwork())).build())
+                        new io.adaps.api.transport.InJvmTransport(new io.adaps.api.transport.InJvmNetwork())).build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("failureTimeout=PT3S (expected at least twice heartbeatInterval=PT2S)");
     }

@@ -15,9 +15,9 @@ import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
 import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageType;
-import io.adaps.transport.ControlledNetwork;
-import io.adaps.transport.ControlledNetwork.Delivery;
-import io.adaps.transport.ControlledTransport;
+import io.adaps.api.transport.ControlledNetwork;
+import io.adaps.api.transport.ControlledNetwork.Delivery;
+import io.adaps.api.transport.ControlledTransport;
 
 /**
  * The nodes of a cluster with one table, connected by a {@link ControlledNetwork} and built one

@@ -19,8 +19,8 @@ import io.adaps.api.Worker;
 import io.adaps.cluster.TestCluster;
 import io.adaps.store.SlotKind;
 import io.adaps.testing.Concurrently;
-import io.adaps.transport.InJvmNetwork;
-import io.adaps.transport.InJvmTransport;
+import io.adaps.api.transport.InJvmNetwork;
+import io.adaps.api.transport.InJvmTransport;
 
 /**
  * The adaptive manager decides right: keys with intent on one node end up owned there, keys with

@@ -11,8 +11,8 @@ import io.adaps.api.Table;
 import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.cluster.TestCluster;
-import io.adaps.transport.InJvmNetwork;
-import io.adaps.transport.InJvmTransport;
+import io.adaps.api.transport.InJvmNetwork;
+import io.adaps.api.transport.InJvmTransport;
 
 /**
  * Rows that move back and forth for a long time: the slots they leave are reused, so memory

@@ -13,8 +13,8 @@ import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
 import io.adaps.api.UpdateRule;
 import io.adaps.api.UpdateRules;
-import io.adaps.transport.ControlledNetwork;
-import io.adaps.transport.ControlledNetwork.Delivery;
+import io.adaps.api.transport.ControlledNetwork;
+import io.adaps.api.transport.ControlledNetwork.Delivery;
 
 /**
  * One seeded run of the relocation protocol: a {@link ControlledCluster} of 3 or 4 nodes with one

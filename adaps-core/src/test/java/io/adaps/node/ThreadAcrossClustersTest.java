@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 import io.adaps.api.TableSpec;
 import io.adaps.cluster.TestCluster;
-import io.adaps.transport.InJvmNetwork;
-import io.adaps.transport.InJvmTransport;
+import io.adaps.api.transport.InJvmNetwork;
+import io.adaps.api.transport.InJvmTransport;
 
 /**
  * One thread may serve the nodes of several clusters in turn (a test suite's main thread, a pooled

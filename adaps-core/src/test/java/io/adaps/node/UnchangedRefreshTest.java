@@ -13,8 +13,8 @@ import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.cluster.TestCluster;
-import io.adaps.transport.InJvmNetwork;
-import io.adaps.transport.InJvmTransport;
+import io.adaps.api.transport.InJvmNetwork;
+import io.adaps.api.transport.InJvmTransport;
 
 /**
  * An owner answers a replica's refresh with the value only when the value changed: replicas of

@@ -11,8 +11,8 @@ import io.adaps.api.SamplingScheme;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
 import io.adaps.cluster.TestCluster;
-import io.adaps.transport.InJvmNetwork;
-import io.adaps.transport.InJvmTransport;
+import io.adaps.api.transport.InJvmNetwork;
+import io.adaps.api.transport.InJvmTransport;
 
 /** Tables, distributions and nodes shared by the sampling tests. */
 final class SamplingSetup {

@@ -10,8 +10,8 @@ import io.adaps.api.NodeMetrics;
 import io.adaps.api.Technique;
 import io.adaps.cluster.TestCluster;
 import io.adaps.testing.Concurrently;
-import io.adaps.transport.InJvmNetwork;
-import io.adaps.transport.InJvmTransport;
+import io.adaps.api.transport.InJvmNetwork;
+import io.adaps.api.transport.InJvmTransport;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,6 +1,6 @@
 package io.adaps.transport.netty;
 
-import io.adaps.transport.TransportConfig;
+import io.adaps.api.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
 
 /**

@@ -2,7 +2,7 @@ package io.adaps.transport.netty;
 
 import java.util.List;
 
-import io.adaps.transport.TransportConfig;
+import io.adaps.api.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;

@@ -4,7 +4,7 @@ import java.nio.ByteOrder;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
-import io.adaps.transport.MessageHandler;
+import io.adaps.api.transport.MessageHandler;
 import io.netty.buffer.ByteBuf;
 
 /**

@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
 
 import io.adaps.api.ClusterException;
 import io.adaps.api.PeerFailedException;
-import io.adaps.transport.MessageHandler;
-import io.adaps.transport.Transport;
-import io.adaps.transport.TransportConfig;
+import io.adaps.api.transport.MessageHandler;
+import io.adaps.api.transport.Transport;
+import io.adaps.api.transport.TransportConfig;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufAllocator;

@@ -1,7 +1,7 @@
 package io.adaps.transport.netty;
 
-import io.adaps.transport.Transport;
-import io.adaps.transport.TransportProvider;
+import io.adaps.api.transport.Transport;
+import io.adaps.api.transport.TransportProvider;
 
 /** Provides {@link NettyTransport} (name {@code netty}) to {@link java.util.ServiceLoader}. */
 public final class NettyTransportProvider implements TransportProvider {

@@ -1,5 +1,5 @@
 /**
- * The Netty implementation of the AdaPS transport SPI ({@link io.adaps.transport.Transport}):
+ * The Netty implementation of the AdaPS transport SPI ({@link io.adaps.api.transport.Transport}):
  * {@link io.adaps.transport.netty.NettyTransport}, found through
  * {@link io.adaps.transport.netty.NettyTransportProvider} under the name {@code netty}.
  *

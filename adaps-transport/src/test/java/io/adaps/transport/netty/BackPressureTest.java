@@ -1,7 +1,7 @@
 package io.adaps.transport.netty;
 
-import io.adaps.transport.TransportContract;
-import io.adaps.transport.TransportContract.Inbox;
+import io.adaps.api.transport.TransportContract;
+import io.adaps.api.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -18,9 +18,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.adaps.api.ClusterException;
 import io.adaps.api.PeerFailedException;
-import io.adaps.transport.MessageHandler;
-import io.adaps.transport.PeerAddress;
-import io.adaps.transport.TransportConfig;
+import io.adaps.api.transport.MessageHandler;
+import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.TransportConfig;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 

@@ -7,7 +7,7 @@ import java.util.List;
 import org.agrona.DirectBuffer;
 
 import io.adaps.api.PeerFailedException;
-import io.adaps.transport.MessageHandler;
+import io.adaps.api.transport.MessageHandler;
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

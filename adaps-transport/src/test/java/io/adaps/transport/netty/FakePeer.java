@@ -9,8 +9,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
-import io.adaps.transport.PeerAddress;
-import io.adaps.transport.TransportConfig;
+import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.TransportConfig;
 
 /**
  * A node impostor over a plain {@link Socket}: writes raw bytes or hand-made frames and reads what the

@@ -9,7 +9,7 @@ import java.util.List;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
-import io.adaps.transport.TransportConfig;
+import io.adaps.api.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;

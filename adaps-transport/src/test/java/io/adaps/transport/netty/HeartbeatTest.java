@@ -1,7 +1,7 @@
 package io.adaps.transport.netty;
 
-import io.adaps.transport.TransportContract;
-import io.adaps.transport.TransportContract.Inbox;
+import io.adaps.api.transport.TransportContract;
+import io.adaps.api.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -11,8 +11,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.adaps.transport.PeerAddress;
-import io.adaps.transport.TransportConfig;
+import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.TransportConfig;
 
 /**
  * Failure detection against a fake peer over a plain socket: while it sends heartbeats it stays

@@ -1,6 +1,6 @@
 package io.adaps.transport.netty;
 
-import io.adaps.transport.TransportContract.Inbox;
+import io.adaps.api.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.adaps.transport.PeerAddress;
+import io.adaps.api.transport.PeerAddress;
 
 /**
  * Batching adds no latency on an idle link: a message is written as soon as it is sent, so a

@@ -1,7 +1,7 @@
 package io.adaps.transport.netty;
 
-import io.adaps.transport.TransportContract;
-import io.adaps.transport.TransportContract.Inbox;
+import io.adaps.api.transport.TransportContract;
+import io.adaps.api.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.adaps.api.ClusterException;
-import io.adaps.transport.PeerAddress;
-import io.adaps.transport.TransportConfig;
-import io.adaps.transport.TransportProvider;
+import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.TransportConfig;
+import io.adaps.api.transport.TransportProvider;
 
 /** Start-up, refusals on both sides, closing, threads and the service registration. */
 @ExtendWith(NoLeaks.class)

@@ -1,7 +1,7 @@
 package io.adaps.transport.netty;
 
-import io.adaps.transport.TransportContract;
-import io.adaps.transport.TransportContract.Inbox;
+import io.adaps.api.transport.TransportContract;
+import io.adaps.api.transport.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.adaps.api.PeerFailedException;
-import io.adaps.transport.PeerAddress;
-import io.adaps.transport.TransportConfig;
+import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.TransportConfig;
 
 /**
  * Connections over plain sockets that send garbage, another protocol version, an oversized length or

@@ -13,8 +13,8 @@ import io.adaps.cluster.AdaptiveContract;
 import io.adaps.cluster.ClusterContract;
 import io.adaps.cluster.RelocationContract;
 import io.adaps.cluster.TestCluster;
-import io.adaps.transport.PeerAddress;
-import io.adaps.transport.Transport;
+import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.Transport;
 
 /**
  * The distributed parameter server's guarantees with nodes talking Netty over loopback; fails if

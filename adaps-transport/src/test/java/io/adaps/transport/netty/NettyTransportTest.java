@@ -4,9 +4,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.adaps.transport.PeerAddress;
-import io.adaps.transport.Transport;
-import io.adaps.transport.TransportContract;
+import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.Transport;
+import io.adaps.api.transport.TransportContract;
 
 /** The transport contract on the Netty transport with its default I/O (epoll on Linux). */
 @ExtendWith(NoLeaks.class)

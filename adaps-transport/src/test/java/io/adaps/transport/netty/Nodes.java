@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 
-import io.adaps.transport.MessageHandler;
-import io.adaps.transport.PeerAddress;
-import io.adaps.transport.TransportConfig;
+import io.adaps.api.transport.MessageHandler;
+import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.TransportConfig;
 import io.adaps.testing.Concurrently;
 
 /** Test clusters of {@link NettyTransport}s: configs, concurrent start, an inbox per node. */

@@ -7,7 +7,7 @@ import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.adaps.transport.PeerAddress;
+import io.adaps.api.transport.PeerAddress;
 
 /** Free loopback addresses for test clusters. */
 final class Ports {

@@ -1,0 +1,262 @@
+package io.adaps.placement;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.IdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.adaps.api.ClusterException;
+import io.adaps.api.Technique;
+import io.adaps.context.NodeContext;
+import io.adaps.intent.ActionWindow;
+import io.adaps.intent.IntentQueue;
+import io.adaps.intent.IntentTracker;
+import io.adaps.protocol.Message;
+import io.adaps.relocation.Relocator;
+import io.adaps.rpc.CallRegistry;
+import io.adaps.rpc.InFlightPushes;
+import io.adaps.rpc.Requester;
+import io.adaps.sampling.SamplePool;
+import io.adaps.util.BoundedWait;
+
+/**
+ * The adaptive manager of one node: one background thread that turns its workers' intents into
+ * parameter placement and keeps its replicas synchronized (AdaPM: Renz-Wieland, Kieslinger,
+ * Gericke, Gemulla, Kaoudi, Markl, "Good Intentions: Adaptive Parameter Servers via Intent
+ * Signaling").
+ *
+ * <h2>Algorithm</h2>
+ * <ol>
+ *   <li>Workers put their intents ({@code keys, [fromClock, toClock)}) into their own bounded
+ *       single-producer queue ({@link IntentQueue}): no network, no lock, no allocation on the
+ *       worker's path.</li>
+ *   <li>The manager drains the queues into an {@link IntentTracker}, which activates an intent once
+ *       its start is within the action window ahead of its worker's clock and expires it when the
+ *       worker's clock passes its end ({@link IntentAgent}). A key is active on this node while it
+ *       has an active intent or is an entry of a sampling pool ({@link ActiveKeys}).</li>
+ *   <li>When a key becomes active, the manager tells the key's home; when it becomes inactive,
+ *       too (INTENT messages, batched), but only after it has lingered inactive for two action
+ *       windows, and at least {@value #MIN_LINGER_MILLIS} ms (at most {@value #MAX_LINGER_MILLIS}
+ *       ms). Keys used in every other mini-batch (the tail of a skewed distribution), or again
+ *       after a pause (an evaluation between epochs), would otherwise be replicated, dropped and
+ *       moved over and over, and every new replica stalls its first read for a round; an idle
+ *       replica costs only its version in each round (the owner answers UNCHANGED). The home knows
+ *       which nodes have intent and decides with the rule of {@link io.adaps.intent.HomeIntents}
+ *       ({@link HomePlacement}): intent on exactly one node: relocate the key there; concurrent
+ *       intent on several: replicate it there; none: leave it. It answers with PLACEMENT
+ *       messages, which the manager carries out ({@link PlacementAgent}).</li>
+ *   <li>Replicas are synchronized in rounds ({@link ReplicaSync}, {@link SyncAgent}) while
+ *       replicas exist, at once when a worker waits in {@link io.adaps.api.Worker#waitSync()}, and
+ *       otherwise paced so that rounds take at most a quarter of the manager thread's time
+ *       ({@link #SYNC_SHARE}), and at least {@value #ROUND_INTERVAL_MICROS} microseconds apart. A
+ *       replica whose key was let go is flushed and dropped at the end of the next round.</li>
+ *   <li>Sampling pools are refilled in the background ({@link PoolAgent}).</li>
+ * </ol>
+ * The action window ({@link ActionWindow}) is estimated online from how fast the workers' clocks
+ * advance and how long rounds take: an action started when an intent enters the window is done
+ * before the worker gets there, and intents far in the future hold nothing yet.
+ *
+ * <h2>Threads</h2>
+ * The duties are Agrona agents run in this order by one {@link AgentRunner} on the thread
+ * {@code adaps-manager-<node>}: pools, intents, home decisions, placements, synchronization. It is
+ * the only user of its {@link Requester} (answers reach it as those of worker
+ * {@link CallRegistry#MANAGER}). Between duty cycles it parks: until the next paced round
+ * ({@value #ROUND_INTERVAL_MICROS} us) while intents or replicas exist, else up to
+ * {@value #IDLE_PARK_MILLIS} ms; workers and placements wake it. Timing reads the node's clock
+ * ({@link NodeContext#clock()}).
+ */
+public final class AdaptiveManager implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AdaptiveManager.class);
+    static final int ROUND_INTERVAL_MICROS = 1000;
+    /** The largest share of the manager thread's time that synchronization rounds take. */
+    static final double SYNC_SHARE = 0.25;
+    static final int MIN_LINGER_MILLIS = 1000;
+    static final int MAX_LINGER_MILLIS = 5000;
+    private static final int IDLE_PARK_MILLIS = 20;
+
+    private final NodeContext context;
+    private final ReplicaSync sync;
+    private final IntentAgent intents;
+    private final PlacementAgent placements;
+    private final AgentRunner runner;
+    private final BoundedWait wait;
+    private long tickets;
+
+    /**
+     * The manager of the node of {@code context} (not started).
+     *
+     * @param home     the decisions at this node as a home, whose deferred ones the manager releases
+     * @param inFlight this node's pushes on their way, or {@code null} if it creates no replicas on intent
+     * @param pools    per table its sampling pool, or {@code null}
+     */
+    public AdaptiveManager(NodeContext context, Relocator relocator, HomePlacement home, CallRegistry calls,
+                           InFlightPushes inFlight, SamplePool[] pools) {
+        this.context = context;
+        IntentTracker tracker = new IntentTracker(IntentAgent.MAX_SIGNALLING_WORKERS);
+        ActionWindow window = new ActionWindow(IntentAgent.MAX_SIGNALLING_WORKERS);
+        ActiveKeys active = new ActiveKeys(tracker);
+        LongSupplier nextTicket = () -> ++tickets;
+        Requester requester = new Requester(context, relocator, CallRegistry.MANAGER);
+        calls.register(CallRegistry.MANAGER, requester);
+        this.sync = new ReplicaSync(context, relocator, nextTicket);
+        this.intents = new IntentAgent(context, tracker, window, active, sync);
+        this.placements = new PlacementAgent(context, relocator, requester, active, sync, inFlight, nextTicket);
+        PoolAgent poolAgent = new PoolAgent(context.nodeId(), pools,
+                context.config().technique().signalsIntent() ? active : null);
+        SyncAgent rounds = new SyncAgent(sync, requester, window, context.clock(), active::wanted);
+        this.runner = new AgentRunner(new ManagerIdle(), this::onError, null,
+                new CompositeAgent(poolAgent, intents, home, placements, rounds));
+        this.wait = BoundedWait.forPolling(context.clock());
+    }
+
+    /** Starts the manager's thread. */
+    public void start() {
+        AgentRunner.startOnThread(runner, task -> {
+            Thread thread = new Thread(task, "adaps-manager-" + context.nodeId());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Stops the thread after its current duty cycle (which the node's closing cuts short). */
+    @Override
+    public void close() {
+        runner.close((int) Math.min(Integer.MAX_VALUE, context.config().operationTimeout().toMillis()),
+                thread -> LOG.warn("node {}: {} still runs; interrupting it", context.nodeId(), thread.getName()));
+    }
+
+    /**
+     * Registers worker {@code id}, whose clock {@code clock} reads, as signalling intent; returns the
+     * queue for its intents. Worker thread.
+     *
+     * @throws IllegalStateException if too many workers signal intent at once
+     */
+    public IntentQueue register(int id, LongSupplier clock) {
+        IntentQueue queue = intents.register(id, clock);
+        wake();
+        return queue;
+    }
+
+    /**
+     * Retires worker {@code id}, which registered: its intents are dropped (its keys linger and are
+     * let go as usual) and its id may be registered again. Waits until the manager has done so,
+     * bounded by the operation timeout. Worker thread.
+     */
+    public void retire(int id) {
+        IntentAgent.Retirement retirement = intents.retire(id);
+        wake();
+        wait.start(context.config().operationTimeout().toNanos());
+        while (!retirement.done && !runner.isClosed()) {
+            if (!wait.idle()) {
+                throw new ClusterException("node " + context.nodeId() + ": the adaptive manager did not retire worker "
+                        + id + " within " + context.config().operationTimeout());
+            }
+            wake();
+        }
+    }
+
+    /** Wakes the manager: a worker's queue is full, it waits for a round, or a pool needs a refill. */
+    public void wake() {
+        Thread thread = runner.thread();
+        if (thread != null && thread != AgentRunner.TOMBSTONE) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /**
+     * Waits until a round that started after this call has completed (see {@link ReplicaSync}).
+     *
+     * @throws ClusterException if that round failed, or none completed within twice the operation timeout
+     */
+    public void awaitRound() {
+        long round = sync.request();
+        wake();
+        wait.start(context.config().operationTimeout().toNanos() * 2);
+        while (!sync.isComplete(round)) {
+            context.checkOpen();
+            if (!wait.idle()) {
+                throw new ClusterException("node " + context.nodeId() + ": synchronization round " + round
+                        + " did not complete within " + context.config().operationTimeout().multipliedBy(2));
+            }
+        }
+        sync.checkFailure(round);
+    }
+
+    /** A PLACEMENT from a home, for the manager thread. Transport threads. */
+    public void onPlacement(int peer, Message placement) {
+        placements.onPlacement(placement);
+        wake();
+    }
+
+    /** Replicas this node holds now. */
+    public long replicasHeld() {
+        return sync.replicasHeld();
+    }
+
+    public long replicasCreated() {
+        return placements.replicasCreated.sum();
+    }
+
+    public long replicasDropped() {
+        return sync.replicasDropped.sum();
+    }
+
+    public long syncRounds() {
+        return sync.rounds.sum();
+    }
+
+    public long syncDeltaBytes() {
+        return sync.deltaBytes.sum();
+    }
+
+    /** Rows the manager asked to move here. */
+    public long managedRelocations() {
+        return placements.relocations.sum();
+    }
+
+    /** The current action window in clocks (any thread). */
+    public long windowClocks() {
+        return intents.windowClocks();
+    }
+
+    private void onError(Throwable error) {
+        if (context.isClosed()) {
+            LOG.debug("node {}: adaptive manager while closing: {}", context.nodeId(), error.toString());
+        } else if (error instanceof ClusterException) {
+            LOG.warn("node {}: adaptive manager: {}", context.nodeId(), error.getMessage());
+        } else {
+            LOG.error("node {}: adaptive manager failed a duty cycle", context.nodeId(), error);
+        }
+    }
+
+    /**
+     * Parks after every duty cycle, even one that did work, unless a worker waits for a round:
+     * the duties pace themselves, and on a core shared with training threads the manager must not
+     * spin. While intents or replicas exist it wakes for the next paced round, else after the idle
+     * period; wake-ups end a park early.
+     */
+    private final class ManagerIdle implements IdleStrategy {
+        @Override
+        public void idle(int workCount) {
+            idle();
+        }
+
+        @Override
+        public void idle() {
+            if (!sync.requestedNow()) {
+                LockSupport.parkNanos(this, intents.busy() || sync.replicasHeld() > 0
+                        ? TimeUnit.MICROSECONDS.toNanos(ROUND_INTERVAL_MICROS)
+                        : TimeUnit.MILLISECONDS.toNanos(IDLE_PARK_MILLIS));
+            }
+        }
+
+        @Override
+        public void reset() {
+        }
+    }
+}

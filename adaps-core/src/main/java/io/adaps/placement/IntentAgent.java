@@ -1,0 +1,211 @@
+package io.adaps.placement;
+
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+
+import io.adaps.api.Table;
+import io.adaps.api.Technique;
+import io.adaps.context.NodeContext;
+import io.adaps.intent.ActionWindow;
+import io.adaps.intent.IntentQueue;
+import io.adaps.intent.IntentSink;
+import io.adaps.intent.IntentTracker;
+import io.adaps.keys.RowKey;
+import io.adaps.protocol.Message;
+import io.adaps.protocol.MessageBatcher;
+import io.adaps.protocol.MessageType;
+import io.adaps.store.SlotKind;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+/**
+ * The manager's intent duty: drains the workers' intent queues into the {@link IntentTracker},
+ * advances it by the workers' clocks and the {@link ActionWindow}, lets lingering keys go (their
+ * replicas are dropped by the next round) and tells the keys' homes which keys became active and
+ * which were let go (INTENT messages, batched per home and table). Also registers and retires the
+ * workers that signal intent: a retired worker's intents are dropped and its id and queue are
+ * kept for the next worker that gets the id.
+ *
+ * <p>Manager thread, except {@link #register} and {@link #retire} (worker threads).
+ */
+final class IntentAgent implements Agent {
+    /** The most workers of one node that may signal intent at once. */
+    static final int MAX_SIGNALLING_WORKERS = 256;
+    /** Bytes of each worker's intent queue. */
+    private static final int QUEUE_BYTES = 1 << 20;
+
+    /** A worker that signals intent: its queue, clock, and the sink that adds its intents to the tracker. */
+    private record Signalling(int id, IntentQueue queue, LongSupplier clock, IntentSink sink) {
+    }
+
+    /** A worker's request to be retired; {@code done} once the manager has dropped its intents. */
+    static final class Retirement {
+        final int id;
+        volatile boolean done;
+
+        Retirement(int id) {
+            this.id = id;
+        }
+    }
+
+    private final NodeContext context;
+    private final NanoClock clock;
+    private final Technique technique;
+    private final IntentTracker tracker;
+    private final ActionWindow window;
+    private final ActiveKeys active;
+    private final ReplicaSync sync;
+    private final AtomicReferenceArray<IntentQueue> queues = new AtomicReferenceArray<>(MAX_SIGNALLING_WORKERS);
+    private final Queue<Signalling> registrations = new ConcurrentLinkedQueue<>();
+    private final Queue<Retirement> retirements = new ConcurrentLinkedQueue<>();
+    private final Signalling[] signalling = new Signalling[MAX_SIGNALLING_WORKERS];
+    private final IntArrayList registered = new IntArrayList();
+    private final long[] clocks = new long[MAX_SIGNALLING_WORKERS];
+    private final MessageBatcher out;
+    private final IntentSink discard = (buffer, keysOffset, count, from, to) -> { };
+    private final LongConsumer dropIfReplica;
+    private final MessageBatcher.Sender sender;
+    private volatile long windowClocks;
+
+    IntentAgent(NodeContext context, IntentTracker tracker, ActionWindow window, ActiveKeys active, ReplicaSync sync) {
+        this.context = context;
+        this.clock = context.clock();
+        this.technique = context.config().technique();
+        this.tracker = tracker;
+        this.window = window;
+        this.active = active;
+        this.sync = sync;
+        this.out = new MessageBatcher(context.clusterSize(), context.config().maxMessageBytes());
+        this.sender = context.peers()::sendQuietly;
+        this.dropIfReplica = key -> {
+            if (context.store(RowKey.table(key)).kind(RowKey.row(key)) == SlotKind.REPLICA) {
+                sync.drop(key);
+            }
+        };
+    }
+
+    /**
+     * Registers worker {@code id}, whose clock {@code clock} reads, as signalling intent; returns the
+     * queue it offers its intents to. Worker thread.
+     *
+     * @throws IllegalStateException if {@code id} is not below {@value #MAX_SIGNALLING_WORKERS}
+     */
+    IntentQueue register(int id, LongSupplier clock) {
+        if (id >= MAX_SIGNALLING_WORKERS) {
+            throw new IllegalStateException("worker=" + id + " (expected fewer than " + MAX_SIGNALLING_WORKERS
+                    + " workers signalling intent per node at once; close workers that are done)");
+        }
+        IntentQueue queue = queues.get(id);
+        if (queue == null) {
+            queue = new IntentQueue(QUEUE_BYTES);
+            queues.set(id, queue);
+        }
+        registrations.add(new Signalling(id, queue, clock,
+                (buffer, keysOffset, count, from, to) -> tracker.add(id, buffer, keysOffset, count, from, to)));
+        return queue;
+    }
+
+    /** Asks the manager to retire worker {@code id}; the returned request is done once it has. Worker thread. */
+    Retirement retire(int id) {
+        Retirement retirement = new Retirement(id);
+        retirements.add(retirement);
+        return retirement;
+    }
+
+    /** The current action window in clocks (any thread). */
+    long windowClocks() {
+        return windowClocks;
+    }
+
+    @Override
+    public int doWork() {
+        long now = clock.nanoTime();
+        int work = admit();
+        for (int i = 0; i < registered.size(); i++) {
+            Signalling worker = signalling[registered.getInt(i)];
+            work += worker.queue.drain(worker.sink, Integer.MAX_VALUE);
+            clocks[worker.id] = worker.clock.getAsLong();
+        }
+        window.onClock(now, clocks);
+        windowClocks = window.clocks();
+        active.lingerUntil(now + lingerNanos());
+        tracker.advance(clocks, windowClocks, active);
+        active.letGo(now, dropIfReplica);
+        work += announce(active.started, 0);
+        work += announce(active.ended, Message.FLAG_INTENT_ENDS);
+        return work;
+    }
+
+    @Override
+    public String roleName() {
+        return "intents";
+    }
+
+    /** Whether intents are pending or active, or keys linger: the manager then has work soon. */
+    boolean busy() {
+        return tracker.activeKeys() > 0 || tracker.pendingIntents() > 0 || active.anyLingering();
+    }
+
+    /** Takes in new workers and retires leaving ones; returns how many. */
+    private int admit() {
+        int work = 0;
+        for (Signalling worker; (worker = registrations.poll()) != null; work++) {
+            signalling[worker.id] = worker;
+            registered.add(worker.id);
+        }
+        for (Retirement retirement; (retirement = retirements.poll()) != null; work++) {
+            int id = retirement.id;
+            Signalling worker = signalling[id];
+            if (worker != null) {
+                worker.queue.drain(discard, Integer.MAX_VALUE);
+                tracker.removeWorker(id, active);
+                window.forget(id);
+                clocks[id] = 0;
+                signalling[id] = null;
+                registered.rem(id);
+            }
+            retirement.done = true;
+        }
+        return work;
+    }
+
+    /**
+     * How long a key lingers after its intent ended: two action windows of the workers' clocks,
+     * within [{@value AdaptiveManager#MIN_LINGER_MILLIS} ms, {@value AdaptiveManager#MAX_LINGER_MILLIS} ms].
+     */
+    private long lingerNanos() {
+        double clocksPerSecond = window.clocksPerSecond();
+        double nanos = clocksPerSecond > 0 ? 2e9 * windowClocks / clocksPerSecond : 0;
+        return (long) Math.min(Math.max(nanos, AdaptiveManager.MIN_LINGER_MILLIS * 1e6),
+                AdaptiveManager.MAX_LINGER_MILLIS * 1e6);
+    }
+
+    /** Sends the keys' homes INTENT messages with {@code flags}, batched per home and table; returns how many keys. */
+    private int announce(LongArrayList keys, int flags) {
+        int count = keys.size();
+        if (count == 0) {
+            return 0;
+        }
+        for (int i = 0; i < count; i++) {
+            long key = keys.getLong(i);
+            Table table = context.table(RowKey.table(key));
+            long row = RowKey.row(key);
+            int home = context.home(table, row);
+            int at = out.entry(home, MessageType.INTENT, flags, table.id(), 0, context.nodeId(), technique.ordinal(),
+                    Message.ROW_ENTRY);
+            MutableDirectBuffer buffer = out.buffer(home);
+            at = Message.writeRow(buffer, at, row);
+            Message.writeInt(buffer, at, i);
+        }
+        keys.clear();
+        out.flush(sender);
+        return count;
+    }
+}

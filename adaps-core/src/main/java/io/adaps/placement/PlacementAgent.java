@@ -1,0 +1,197 @@
+package io.adaps.placement;
+
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+
+import org.agrona.concurrent.Agent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.adaps.api.ClusterException;
+import io.adaps.context.NodeContext;
+import io.adaps.keys.RowKey;
+import io.adaps.protocol.Message;
+import io.adaps.relocation.Relocator;
+import io.adaps.rpc.CallRegistry;
+import io.adaps.rpc.InFlightPushes;
+import io.adaps.rpc.Operation;
+import io.adaps.rpc.Requester;
+import io.adaps.util.BoundedWait;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+/**
+ * The manager's placement duty: carries out what the homes decided (PLACEMENT messages) for keys
+ * this node still wants. A relocation is an ordinary localize ({@link Relocator}), not waited for;
+ * a replica is installed <em>pending</em> and fetched by the next round.
+ *
+ * <p>A new pending replica takes pushes at once (they accumulate in its delta), but workers read
+ * it only after its first refresh. That round starts only once every push this node's workers
+ * sent for the keys before the replicas existed has been applied at the owners
+ * ({@link InFlightPushes}), so the fetched value includes them: a worker reads its own writes
+ * across the change from remote to local.
+ *
+ * <p>Manager thread, except {@link #onPlacement} (transport threads).
+ */
+final class PlacementAgent implements Agent {
+    private static final Logger LOG = LoggerFactory.getLogger(PlacementAgent.class);
+
+    private final NodeContext context;
+    private final Relocator relocator;
+    private final Requester requester;
+    private final ActiveKeys active;
+    private final ReplicaSync sync;
+    private final InFlightPushes inFlight;
+    private final LongSupplier tickets;
+    private final BoundedWait wait;
+    /** PLACEMENT entries received: key, action, owner. Guarded by {@code placedKeys}. */
+    private final LongArrayList placedKeys = new LongArrayList();
+    private final IntArrayList placedActions = new IntArrayList();
+    private final IntArrayList placedOwners = new IntArrayList();
+    private final LongArrayList relocate = new LongArrayList();
+    private final LongArrayList replicate = new LongArrayList();
+    private final LongArrayList fetching = new LongArrayList();
+    private final LongArrayList localizeTickets = new LongArrayList();
+    private long[] ids = new long[64];
+    final LongAdder replicasCreated = new LongAdder();
+    final LongAdder relocations = new LongAdder();
+
+    /** @param inFlight this node's pushes on their way, or {@code null} if nothing counts them */
+    PlacementAgent(NodeContext context, Relocator relocator, Requester requester, ActiveKeys active, ReplicaSync sync,
+                   InFlightPushes inFlight, LongSupplier tickets) {
+        this.context = context;
+        this.relocator = relocator;
+        this.requester = requester;
+        this.active = active;
+        this.sync = sync;
+        this.inFlight = inFlight;
+        this.tickets = tickets;
+        this.wait = BoundedWait.forPolling(context.clock());
+    }
+
+    /** A PLACEMENT from a home: remembered for the manager thread. Transport threads. */
+    void onPlacement(Message placement) {
+        int action = (placement.flags() & Message.FLAG_RELOCATE) != 0 ? Message.FLAG_RELOCATE : Message.FLAG_REPLICATE;
+        synchronized (placedKeys) {
+            for (int i = 0; i < placement.count(); i++) {
+                int at = placement.entry(i, Message.ROW_ENTRY);
+                placedKeys.add(RowKey.of(placement.table(), placement.rowAt(at)));
+                placedActions.add(action);
+                placedOwners.add(placement.intAt(at + Message.ROW_LENGTH));
+            }
+        }
+    }
+
+    @Override
+    public int doWork() {
+        int work = applyPlacements();
+        observeLocalizes();
+        return work;
+    }
+
+    @Override
+    public String roleName() {
+        return "placement";
+    }
+
+    /** Carries out the placements received since the last call, for keys that are still active. */
+    private int applyPlacements() {
+        relocate.clear();
+        replicate.clear();
+        synchronized (placedKeys) {
+            for (int i = 0; i < placedKeys.size(); i++) {
+                long key = placedKeys.getLong(i);
+                if (!active.isActive(key)) {
+                    continue; // the intent ended meanwhile: nothing is worth moving for it
+                }
+                if (placedActions.getInt(i) == Message.FLAG_RELOCATE) {
+                    relocate.add(key);
+                } else {
+                    replicate.add(key);
+                    int owner = placedOwners.getInt(i);
+                    if (owner != context.nodeId()) {
+                        // The first synchronization of the replica goes straight to the owner.
+                        context.locations().put(RowKey.table(key), RowKey.row(key), owner);
+                    }
+                }
+            }
+            placedKeys.clear();
+            placedActions.clear();
+            placedOwners.clear();
+        }
+        if (!relocate.isEmpty()) {
+            localize();
+        }
+        if (!replicate.isEmpty()) {
+            createReplicas();
+        }
+        return relocate.size() + replicate.size();
+    }
+
+    /** Moves the keys in {@link #relocate} here, without waiting for them. */
+    private void localize() {
+        requester.begin(Operation.LOCALIZE);
+        long ticket = tickets.getAsLong();
+        for (int i = 0; i < relocate.size(); ) {
+            int table = RowKey.table(relocate.getLong(i));
+            int n = 0;
+            while (i + n < relocate.size() && RowKey.table(relocate.getLong(i + n)) == table) {
+                if (ids.length <= n) {
+                    ids = Arrays.copyOf(ids, ids.length * 2);
+                }
+                ids[n] = RowKey.row(relocate.getLong(i + n));
+                n++;
+            }
+            relocator.claim(context.table(table), ids, 0, n, null, CallRegistry.MANAGER, ticket, true, requester);
+            i += n;
+        }
+        if (requester.hasRows()) {
+            relocations.add(relocate.size());
+            requester.send(ticket, null);
+            localizeTickets.add(ticket);
+        }
+    }
+
+    /** Reports localizes that failed (their rows are given up); the others need nothing. */
+    private void observeLocalizes() {
+        for (int i = localizeTickets.size() - 1; i >= 0; i--) {
+            long ticket = localizeTickets.getLong(i);
+            if (requester.isDone(ticket)) {
+                localizeTickets.removeLong(i);
+                try {
+                    requester.awaitTicket(ticket);
+                } catch (ClusterException e) {
+                    LOG.warn("node {}: a relocation the manager asked for failed: {}", context.nodeId(), e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Creates pending replicas of the keys in {@link #replicate} and asks for the round that fetches them. */
+    private void createReplicas() {
+        fetching.clear();
+        for (int i = 0; i < replicate.size(); i++) {
+            long key = replicate.getLong(i);
+            if (context.store(RowKey.table(key)).tryInstallPendingReplica(RowKey.row(key))) {
+                fetching.add(key);
+                replicasCreated.increment();
+            }
+        }
+        if (fetching.isEmpty()) {
+            return;
+        }
+        VarHandle.fullFence(); // the replicas are visible before the in-flight counts are read
+        if (inFlight != null) {
+            wait.start(context.config().operationTimeout().toNanos());
+            // Bounded: past the timeout the round fetches anyway (a push that never returns failed).
+            while (inFlight.anyOf(fetching)) {
+                if (!wait.idle()) {
+                    break;
+                }
+            }
+        }
+        sync.request();
+    }
+}

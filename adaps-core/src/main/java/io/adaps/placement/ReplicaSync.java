@@ -1,0 +1,317 @@
+package io.adaps.placement;
+
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
+
+import org.agrona.concurrent.NanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.adaps.api.ClusterException;
+import io.adaps.api.PeerFailedException;
+import io.adaps.api.Table;
+import io.adaps.context.NodeContext;
+import io.adaps.keys.RowKey;
+import io.adaps.relocation.Relocator;
+import io.adaps.rpc.Operation;
+import io.adaps.rpc.RemoteCall;
+import io.adaps.rpc.Requester;
+import io.adaps.store.TableStore;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+/**
+ * Synchronization rounds of a node's replicas, run on the manager thread.
+ *
+ * <h2>A round</h2>
+ * <ol>
+ *   <li>Snapshot every replica: take the updates pushed to it since the last snapshot (its delta)
+ *       and remember its value as the base ({@link TableStore#snapshotDelta}).</li>
+ *   <li>Send the non-zero deltas to their owners as one SYNC operation: each owner applies a delta
+ *       through the table's update rule, like a push, and answers with the fresh value and its
+ *       version. Zero deltas are never sent: those replicas send a REFRESH with the version they
+ *       have, and the owner answers with the value only if the row changed since (else UNCHANGED,
+ *       a version only). A version counts the writes to the owner's slot and the installs of its
+ *       store ({@link TableStore#pullOwnedVersioned}), so a row that moved away and back never
+ *       repeats one.</li>
+ *   <li>Refresh each replica: value = fresh + (value - base). The owner's fresh value includes the
+ *       snapshot's delta, and {@code value - base} is what local workers pushed since the
+ *       snapshot, so no local update is lost or counted twice ({@link TableStore#refreshReplica}).</li>
+ *   <li>Drop the replicas whose intent ended: their remaining delta goes to the owner as a push.</li>
+ * </ol>
+ * Rounds are numbered; {@link #awaitRound} lets a worker wait for the first round that starts
+ * after its call, which carries every update made before it (its snapshot is later) and refreshes
+ * every replica.
+ *
+ * <h2>Update rules on replicas</h2>
+ * A push to a replica applies the rule locally (so the pushing worker reads its own write) and
+ * adds the raw update to the delta. The owner applies a delta once, through the rule: for
+ * additive and SGD rules that equals applying the updates one by one; for Adagrad it is one
+ * step with the summed gradient, as with a larger mini-batch, and the replica's own accumulator
+ * only shapes its local steps until the next refresh. Tables whose rule does not accumulate
+ * (assign) are never replicated.
+ */
+final class ReplicaSync {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaSync.class);
+
+    private final NodeContext context;
+    private final NanoClock clock;
+    private final Relocator relocator;
+    private final LongSupplier tickets;
+    private final LongArrayList rows = new LongArrayList();
+    /** The replicas of a round (table << 32 | row), and those left out because they are moving here. */
+    private final LongArrayList keys = new LongArrayList();
+    private final LongArrayList moving = new LongArrayList();
+    private final IntArrayList positions = new IntArrayList();
+    /** Per snapshotted replica: its table, and whether it had a delta; in the order of {@link #rows}. */
+    private final LongArrayList tablesAndKinds = new LongArrayList();
+    /** Deltas out, fresh values back, at the same positions. */
+    private float[] buffer = new float[1024];
+    private float[] dropBuffer = new float[1024];
+    /** Rows whose replica is to be dropped: key = table << 32 | row. */
+    private final LongArrayList dropping = new LongArrayList();
+    private final LongArrayList dropped = new LongArrayList();
+    private volatile long started;
+    private volatile long completed;
+    private volatile long requested;
+    private volatile long failedRound = -1;
+    private volatile ClusterException failure;
+    final LongAdder rounds = new LongAdder();
+    final LongAdder deltaBytes = new LongAdder();
+    final LongAdder replicasDropped = new LongAdder();
+
+    /**
+     * @param relocator tells which replicas are on their way to being owned here (left out of rounds)
+     * @param tickets   hands out the manager's tickets
+     */
+    ReplicaSync(NodeContext context, Relocator relocator, LongSupplier tickets) {
+        this.context = context;
+        this.clock = context.clock();
+        this.relocator = relocator;
+        this.tickets = tickets;
+    }
+
+    /** Marks the replica of {@code key} for dropping at the end of the next round. Manager thread. */
+    void drop(long key) {
+        dropping.add(key);
+    }
+
+    /** Whether a round should run now: one was asked for, or replicas exist or wait to be dropped. */
+    boolean due() {
+        return requested > completed || !dropping.isEmpty() || replicasHeld() > 0;
+    }
+
+    /** Whether a waiter asked for a round that has not started. */
+    boolean requestedNow() {
+        return requested > started;
+    }
+
+    long replicasHeld() {
+        long held = 0;
+        for (Table table : context.tables()) {
+            held += context.store(table.id()).replicaRows();
+        }
+        return held;
+    }
+
+    /**
+     * Runs one round with {@code remote}, the manager's remote half; {@code stillWanted} says
+     * whether a replica marked for dropping has regained intent meanwhile (then it stays).
+     *
+     * @return the round's duration in nanoseconds
+     */
+    long run(Requester remote, LongPredicate stillWanted) {
+        long round = started + 1;
+        started = round;
+        long start = clock.nanoTime();
+        try {
+            syncAndRefresh(remote);
+            dropReplicas(remote, stillWanted);
+        } catch (ClusterException e) {
+            failure = e;
+            failedRound = round;
+            if (context.isClosed() || (e instanceof PeerFailedException failed && failed.left())) {
+                LOG.debug("node {}: synchronization round {} failed: {}", context.nodeId(), round, e.getMessage());
+            } else {
+                LOG.warn("node {}: synchronization round {} failed: {}", context.nodeId(), round, e.getMessage());
+            }
+        }
+        rounds.increment();
+        completed = round;
+        return clock.nanoTime() - start;
+    }
+
+    private void syncAndRefresh(Requester remote) {
+        keys.clear();
+        for (Table table : context.tables()) {
+            rows.clear();
+            context.store(table.id()).collectReplicaRows(rows);
+            for (int i = 0; i < rows.size(); i++) {
+                keys.add(RowKey.of(table.id(), rows.getLong(i)));
+            }
+        }
+        moving.clear();
+        relocator.incoming(keys, moving);
+        if (keys.isEmpty()) {
+            return;
+        }
+        rows.clear();
+        tablesAndKinds.clear();
+        for (int i = 0; i < keys.size(); i++) {
+            rows.add(RowKey.row(keys.getLong(i)));
+            tablesAndKinds.add((long) RowKey.table(keys.getLong(i)) << 1);
+        }
+        int floats = 0;
+        positions.clear();
+        for (int i = 0; i < rows.size(); i++) {
+            positions.add(floats);
+            floats += table(i).valueLength();
+        }
+        if (buffer.length < floats) {
+            buffer = new float[Math.max(floats, buffer.length * 2)];
+        }
+        int withDelta = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            int state = context.store(table(i).id()).snapshotDelta(rows.getLong(i), buffer, positions.getInt(i));
+            if (state == TableStore.DELTA) {
+                tablesAndKinds.set(i, tablesAndKinds.getLong(i) | 1);
+                withDelta++;
+            }
+        }
+        RemoteCall sync = withDelta == 0 ? null : send(remote, Operation.SYNC, true);
+        RemoteCall refresh = withDelta == rows.size() ? null : send(remote, Operation.REFRESH, false);
+        ClusterException failed = null;
+        for (RemoteCall call : new RemoteCall[] {sync, refresh}) {
+            if (call == null) {
+                continue;
+            }
+            try {
+                remote.await(call);
+            } catch (ClusterException e) {
+                failed = failed == null ? e : failed;
+                continue;
+            }
+            refresh(call);
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    /** Refreshes the replicas of a completed SYNC or REFRESH from the values and versions it got. */
+    private void refresh(RemoteCall call) {
+        for (int part = 0; part < call.parts(); part++) {
+            TableStore store = context.store(call.partTable(part));
+            for (int k = call.partFirst(part); k < call.partFirst(part) + call.partCount(part); k++) {
+                long version = call.version(k);
+                long row = call.row(k);
+                if ((version & RemoteCall.UNCHANGED) == 0) {
+                    store.refreshReplica(row, buffer, call.position(k), version);
+                } else if (version != RemoteCall.UNCHANGED) {
+                    store.confirmReplica(row, version & ~RemoteCall.UNCHANGED);
+                }
+            }
+        }
+    }
+
+    private RemoteCall send(Requester remote, Operation operation, boolean delta) {
+        remote.begin(operation);
+        long bytes = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            if (((tablesAndKinds.getLong(i) & 1) != 0) == delta) {
+                Table table = table(i);
+                long row = rows.getLong(i);
+                remote.add(remote.route(table, row), table, row, buffer, positions.getInt(i),
+                        delta ? 0 : context.store(table.id()).knownVersion(row));
+                bytes += (long) table.valueLength() * Float.BYTES;
+            }
+        }
+        if (delta) {
+            deltaBytes.add(bytes);
+        }
+        return remote.send(tickets.getAsLong(), buffer);
+    }
+
+    /**
+     * Drops the replicas marked for it that are not wanted again, and sends their last deltas to
+     * the owners. Until those arrived, workers wait to read the rows ({@link TableStore#drained}):
+     * a worker that reads one from its owner meanwhile would miss its own last updates.
+     */
+    private void dropReplicas(Requester remote, LongPredicate stillWanted) {
+        if (dropping.isEmpty()) {
+            return;
+        }
+        int floats = 0;
+        for (int i = 0; i < dropping.size(); i++) {
+            floats += context.table(RowKey.table(dropping.getLong(i))).valueLength();
+        }
+        if (dropBuffer.length < floats) {
+            dropBuffer = new float[Math.max(floats, dropBuffer.length * 2)];
+        }
+        float[] deltas = dropBuffer;
+        remote.begin(Operation.PUSH);
+        int position = 0;
+        dropped.clear();
+        for (int i = 0; i < dropping.size(); i++) {
+            long key = dropping.getLong(i);
+            Table table = context.table(RowKey.table(key));
+            long row = RowKey.row(key);
+            if (!stillWanted.test(key) && context.store(table.id()).dropReplica(row, deltas, position)) {
+                replicasDropped.increment();
+                dropped.add(key);
+                if (!isZero(deltas, position, table.valueLength())) {
+                    remote.add(remote.route(table, row), table, row, deltas, position);
+                }
+            }
+            position += table.valueLength();
+        }
+        dropping.clear();
+        try {
+            if (remote.hasRows()) {
+                remote.await(remote.send(tickets.getAsLong(), deltas));
+            }
+        } finally {
+            for (int i = 0; i < dropped.size(); i++) {
+                context.store(RowKey.table(dropped.getLong(i))).drained(RowKey.row(dropped.getLong(i)));
+            }
+        }
+    }
+
+    private static boolean isZero(float[] values, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            if (values[i] != 0f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Table table(int i) {
+        return context.table((int) (tablesAndKinds.getLong(i) >>> 1));
+    }
+
+    /** Asks for a round that starts after this call and returns its number. Any thread. */
+    long request() {
+        long round;
+        synchronized (this) {
+            round = started + 1;
+            if (requested < round) {
+                requested = round;
+            }
+        }
+        return round;
+    }
+
+    /** Whether round {@code round} has completed. */
+    boolean isComplete(long round) {
+        return completed >= round;
+    }
+
+    /** Throws the failure of round {@code round} or a later one, if any. */
+    void checkFailure(long round) {
+        if (failedRound >= round) {
+            throw failure;
+        }
+    }
+}

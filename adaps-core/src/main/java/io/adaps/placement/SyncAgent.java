@@ -1,0 +1,50 @@
+package io.adaps.placement;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
+
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+
+import io.adaps.intent.ActionWindow;
+import io.adaps.rpc.Requester;
+
+/**
+ * The manager's synchronization duty: runs a {@link ReplicaSync} round at once when a worker
+ * waits for one, and otherwise while replicas exist (or wait to be dropped), paced by
+ * {@link RoundPacing}; each round's duration feeds the {@link ActionWindow}. Manager thread.
+ */
+final class SyncAgent implements Agent {
+    private final ReplicaSync sync;
+    private final Requester requester;
+    private final ActionWindow window;
+    private final NanoClock clock;
+    private final LongPredicate wanted;
+    private final RoundPacing pacing = new RoundPacing(AdaptiveManager.SYNC_SHARE,
+            TimeUnit.MICROSECONDS.toNanos(AdaptiveManager.ROUND_INTERVAL_MICROS));
+
+    /** @param wanted whether a replica marked for dropping is wanted again (then it stays) */
+    SyncAgent(ReplicaSync sync, Requester requester, ActionWindow window, NanoClock clock, LongPredicate wanted) {
+        this.sync = sync;
+        this.requester = requester;
+        this.window = window;
+        this.clock = clock;
+        this.wanted = wanted;
+    }
+
+    @Override
+    public int doWork() {
+        if (!sync.due() || !(sync.requestedNow() || pacing.due(clock.nanoTime()))) {
+            return 0;
+        }
+        long duration = sync.run(requester, wanted);
+        window.onRound(duration);
+        pacing.ran(clock.nanoTime(), duration);
+        return 1;
+    }
+
+    @Override
+    public String roleName() {
+        return "replica-sync";
+    }
+}

@@ -1,0 +1,669 @@
+package io.adaps.worker;
+
+import static io.adaps.util.Checks.checkNotNull;
+import static io.adaps.util.Checks.checkRange;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.SplittableRandom;
+
+import io.adaps.api.ClusterException;
+import io.adaps.api.KeyDistribution;
+import io.adaps.api.SamplingScheme;
+import io.adaps.api.Table;
+import io.adaps.api.TableView;
+import io.adaps.api.Technique;
+import io.adaps.api.Worker;
+import io.adaps.api.WorkerMetrics;
+import io.adaps.context.NodeContext;
+import io.adaps.intent.IntentQueue;
+import io.adaps.keys.KeySpace;
+import io.adaps.keys.RowKey;
+import io.adaps.placement.AdaptiveManager;
+import io.adaps.rpc.InFlightPushes;
+import io.adaps.rpc.Operation;
+import io.adaps.rpc.RemoteCall;
+import io.adaps.rpc.Requester;
+import io.adaps.sampling.PreparedSamples;
+import io.adaps.store.TableStore;
+import io.adaps.util.BoundedWait;
+
+/**
+ * A training thread's handle: validates each call completely, then runs it. Rows this node holds
+ * are accessed straight in its {@link TableStore}s on the calling thread (no queue hop, no copy
+ * beyond the caller's buffer, no allocation); rows held elsewhere are sent to where they are
+ * through the worker's {@link Requester}.
+ *
+ * <p>Counters and the clock are plain fields written only by the owning thread; other threads
+ * (metrics) read them racily, which is exact once the worker is quiet.
+ *
+ * <h2>Lifetime</h2>
+ * A worker belongs to the first thread that uses it. {@link #close()} waits for its operations,
+ * drops its intents and gives its id back to the node's {@link Workers}; a later worker may get
+ * the id, and its tickets continue after this one's, so that a late answer to this worker is
+ * never taken for one of the next.
+ */
+public final class NodeWorker extends AbstractAccess implements Worker {
+    /** Indexes of {@link #addCounters}. */
+    public static final int LOCAL_PULLS = 0;
+    public static final int LOCAL_PUSHES = 1;
+    public static final int LOCAL_SETS = 2;
+    public static final int REMOTE_PULLS = 3;
+    public static final int REMOTE_PUSHES = 4;
+    public static final int REMOTE_SETS = 5;
+    public static final int LOCATION_HITS = 6;
+    public static final int LOCATION_MISSES = 7;
+    public static final int INTENTS = 8;
+    public static final int SAMPLES = 9;
+    public static final int SAMPLE_ROWS_DRAWN = 10;
+    public static final int SAMPLE_ROWS_PULLED = 11;
+    public static final int SAMPLE_ROWS_LOCAL = 12;
+    public static final int LOCAL_REDRAWS = 13;
+    public static final int POOL_FALLBACK_DRAWS = 14;
+    public static final int COUNTERS = 15;
+
+    private static final VarHandle OWNER;
+
+    static {
+        try {
+            OWNER = MethodHandles.lookup().findVarHandle(NodeWorker.class, "owner", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final NodeContext context;
+    private final WorkerServices services;
+    private final Workers registry;
+    private final KeySpace keys;
+    private final NodeTableView[] views;
+    private final int id;
+    /** The tickets of this worker are those after this one. */
+    private final long firstTicket;
+    @SuppressWarnings("unused") // accessed through OWNER
+    private volatile Thread owner;
+    /** Written and read by the owning thread (or, once it ended, the closing one). */
+    private boolean closed;
+    private Requester requester;
+    /** Created on the first intent, if the node's technique acts on intents. */
+    private IntentQueue intentQueue;
+    /** Global keys of an intent, made row keys. */
+    private long[] intentKeys = new long[16];
+    /** Written by the owning thread only; read by the manager. */
+    private volatile long clock;
+    private long ticketsIssued;
+    private final long[] counters = new long[COUNTERS];
+    private final PreparedSamples samples = new PreparedSamples();
+    /** This worker's draws; seeded by node and worker id, so runs repeat. */
+    private final SplittableRandom random;
+    private final BoundedWait wait;
+
+    NodeWorker(WorkerServices services, Workers registry, int id, long firstTicket) {
+        super(null);
+        this.context = services.context();
+        this.services = services;
+        this.registry = registry;
+        this.keys = context.keys();
+        this.id = id;
+        this.firstTicket = firstTicket;
+        this.ticketsIssued = firstTicket;
+        this.random = new SplittableRandom(0x9E3779B97F4A7C15L * ((long) context.nodeId() << 20 | id) + 1);
+        this.wait = BoundedWait.forPolling(context.clock());
+        this.views = new NodeTableView[context.tables().size()];
+        for (Table table : context.tables()) {
+            views[table.id()] = new NodeTableView(this, table);
+        }
+    }
+
+    @Override
+    NodeWorker owner() {
+        return this;
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public TableView table(Table table) {
+        checkNotNull(table, "table");
+        if (table.id() >= views.length || views[table.id()].table() != table) {
+            throw new IllegalArgumentException("table=" + table + " (expected one of this node's tables " + context.tables()
+                    + ")");
+        }
+        return views[table.id()];
+    }
+
+    @Override
+    public TableView table(String name) {
+        return views[context.table(name).id()];
+    }
+
+    @Override
+    public void waitFor(long ticket) {
+        checkUsable();
+        checkTicket(ticket);
+        // Local parts completed before their call returned; only remote parts can be open.
+        if (requester != null) {
+            requester.awaitTicket(ticket);
+        }
+    }
+
+    @Override
+    public boolean isDone(long ticket) {
+        checkUsable();
+        checkTicket(ticket);
+        return requester == null || requester.isDone(ticket);
+    }
+
+    private void checkTicket(long ticket) {
+        if (ticket <= firstTicket || ticket > ticketsIssued) {
+            throw new IllegalArgumentException("ticket=" + ticket + " (expected " + (firstTicket + 1) + ".." + ticketsIssued
+                    + ", a ticket issued by worker " + id + ")");
+        }
+    }
+
+    @Override
+    public void waitAll() {
+        checkUsable();
+        if (requester != null) {
+            requester.awaitAll();
+        }
+    }
+
+    @Override
+    public void waitSync() {
+        waitAll();
+        if (services.manager() != null) {
+            services.manager().awaitRound();
+        }
+    }
+
+    @Override
+    public long clock() {
+        checkUsable();
+        return clock;
+    }
+
+    @Override
+    public long advanceClock() {
+        checkUsable();
+        long next = clock + 1;
+        clock = next;
+        return next;
+    }
+
+    /** The clock, read by the manager thread. */
+    long clockForManager() {
+        return clock;
+    }
+
+    /**
+     * Waits for this worker's operations, drops its intents and gives its id back. Idempotent. Only
+     * the worker's own thread may close it, or any thread once that thread has ended.
+     *
+     * @throws IllegalStateException if another, live thread owns the worker
+     * @throws io.adaps.api.ClusterException if an operation failed that was not reported yet (the
+     *                                       worker is closed all the same)
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        Thread bound = owner;
+        if (bound != null && bound != Thread.currentThread() && bound.isAlive()) {
+            throw new IllegalStateException("thread='" + Thread.currentThread().getName() + "' (expected thread '"
+                    + bound.getName() + "', which owns worker " + id + ", or any thread once it has ended)");
+        }
+        try {
+            if (requester != null && !context.isClosed()) {
+                requester.awaitAll();
+            }
+        } finally {
+            closed = true;
+            if (intentQueue != null && !context.isClosed()) {
+                services.manager().retire(id);
+            }
+            if (requester != null) {
+                services.calls().unregister(id, requester);
+            }
+            registry.release(this, ticketsIssued);
+        }
+    }
+
+    /** Whether {@link #close()} has been called. */
+    boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Validates a multi-id operation completely, then runs it: each row held here is accessed in
+     * place; the others are collected and sent to where they are, and a synchronous call then
+     * waits for their answers.
+     *
+     * <p>Whether a row is here is decided once per row, by the access itself (a row can leave at
+     * any moment; see {@link TableStore}), so no row is ever both applied here and sent away.
+     *
+     * @return the ticket of an asynchronous call, 0 for a synchronous one
+     */
+    long execute(Operation op, Table table, long[] ids, int idOffset, int idCount, float[] buffer, int bufferOffset,
+                 boolean exactLength, boolean async) {
+        checkUsable();
+        checkNotNull(ids, "ids");
+        checkNotNull(buffer, op.buffer);
+        checkRange(idOffset, idCount, ids.length, "idOffset", "idCount", "ids");
+        long floats = checkIdsAndCountFloats(table, ids, idOffset, idCount);
+        checkBuffer(op, buffer, bufferOffset, floats, exactLength);
+        long ticket = async ? ++ticketsIssued : 0;
+        if (!context.config().isCluster()) {
+            runLocal(op, table, ids, idOffset, idCount, buffer, bufferOffset);
+            count(op, idCount);
+            return ticket;
+        }
+        Requester remote = requester();
+        remote.begin(op);
+        InFlightPushes inFlight = op == Operation.PUSH ? services.inFlight() : null;
+        int position = bufferOffset;
+        int local = 0;
+        for (int i = idOffset; i < idOffset + idCount; i++) {
+            Table idTable = table != null ? table : keys.tableOf(ids[i]);
+            long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
+            TableStore store = context.store(idTable.id());
+            if (run(op, store, row, buffer, position)
+                    || (inFlight != null && pushCountedOrLocally(inFlight, idTable, row, buffer, position))
+                    || (op == Operation.PULL && awaitPendingReplica(store, row) && store.pull(row, buffer, position))) {
+                local++;
+            } else {
+                remote.add(remote.route(idTable, row), idTable, row, buffer, position);
+            }
+            position += idTable.valueLength();
+        }
+        count(op, local);
+        if (remote.hasRows()) {
+            RemoteCall call = remote.send(ticket != 0 ? ticket : ++ticketsIssued, buffer, inFlight);
+            if (!async) {
+                remote.await(call);
+            }
+        }
+        return ticket;
+    }
+
+    /** Runs every row locally: a cluster of one holds all. */
+    private void runLocal(Operation op, Table table, long[] ids, int idOffset, int idCount, float[] buffer,
+                          int bufferOffset) {
+        int position = bufferOffset;
+        int end = idOffset + idCount;
+        if (table != null) {
+            TableStore store = context.store(table.id());
+            int valueLength = table.valueLength();
+            for (int i = idOffset; i < end; i++) {
+                run(op, store, ids[i], buffer, position);
+                position += valueLength;
+            }
+        } else {
+            for (int i = idOffset; i < end; i++) {
+                Table keyTable = keys.tableOf(ids[i]);
+                run(op, context.store(keyTable.id()), ids[i] - keyTable.firstKey(), buffer, position);
+                position += keyTable.valueLength();
+            }
+        }
+    }
+
+    /** Validates a single-id operation, then runs it. */
+    void executeOne(Operation op, Table table, long id, float[] buffer, int bufferOffset) {
+        checkUsable();
+        checkNotNull(buffer, op.buffer);
+        Table idTable = tableOf(table, id);
+        checkBuffer(op, buffer, bufferOffset, idTable.valueLength(), false);
+        long row = table == null ? id - idTable.firstKey() : id;
+        TableStore store = context.store(idTable.id());
+        if (run(op, store, row, buffer, bufferOffset)
+                || (op == Operation.PULL && awaitPendingReplica(store, row) && store.pull(row, buffer, bufferOffset))) {
+            count(op, 1);
+            return;
+        }
+        InFlightPushes inFlight = op == Operation.PUSH ? services.inFlight() : null;
+        if (inFlight != null && pushCountedOrLocally(inFlight, idTable, row, buffer, bufferOffset)) {
+            count(op, 1);
+            return;
+        }
+        Requester remote = requester();
+        remote.begin(op);
+        remote.add(remote.route(idTable, row), idTable, row, buffer, bufferOffset);
+        remote.await(remote.send(++ticketsIssued, buffer, inFlight));
+    }
+
+    /**
+     * For a push that found no local copy, on a node that creates replicas: counts it as on its
+     * way ({@link InFlightPushes}), then tries the store once more, since a replica may have
+     * appeared meanwhile. Returns {@code true} if it was pushed locally after all (and uncounted).
+     */
+    private boolean pushCountedOrLocally(InFlightPushes inFlight, Table table, long row, float[] buffer, int position) {
+        long key = RowKey.of(table.id(), row);
+        inFlight.add(key);
+        if (context.store(table.id()).push(row, buffer, position)) {
+            inFlight.remove(key);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Waits while {@code row} is a replica that has not been fetched yet (its first
+     * synchronization is on its way; see {@link AdaptiveManager}), at most the operation timeout.
+     *
+     * @return whether the row was such a replica (the caller then tries the store again)
+     */
+    private boolean awaitPendingReplica(TableStore store, long row) {
+        if (!store.isPendingReplica(row)) {
+            return false;
+        }
+        wait.start(context.config().operationTimeout().toNanos());
+        while (store.isPendingReplica(row) && wait.idle()) {
+            context.checkOpen();
+        }
+        return true;
+    }
+
+    /**
+     * Validates, then moves the rows of the ids here (see {@link io.adaps.api.ParameterAccess}):
+     * rows neither held here nor already on their way are asked of their homes.
+     *
+     * @return the ticket of an asynchronous call, 0 for a synchronous one
+     */
+    long localize(Table table, long[] ids, int idOffset, int idCount, boolean async) {
+        checkUsable();
+        checkNotNull(ids, "ids");
+        checkRange(idOffset, idCount, ids.length, "idOffset", "idCount", "ids");
+        checkIdsAndCountFloats(table, ids, idOffset, idCount);
+        long ticket = async ? ++ticketsIssued : 0;
+        if (!context.config().isCluster() || context.config().technique() == Technique.STATIC) {
+            return ticket;
+        }
+        Requester remote = requester();
+        remote.begin(Operation.LOCALIZE);
+        // The rows are claimed for the call's ticket before it is sent; a synchronous call without
+        // rows to move issues none.
+        long callTicket = async ? ticket : ticketsIssued + 1;
+        services.relocator().claim(table, ids, idOffset, idCount, keys, id, callTicket, false, remote);
+        if (remote.hasRows()) {
+            ticketsIssued = callTicket;
+            RemoteCall call = remote.send(callTicket, null);
+            if (!async) {
+                remote.await(call);
+            }
+        }
+        return ticket;
+    }
+
+    /** The remote half of this worker, created (and registered for answers) on its first remote operation. */
+    private Requester requester() {
+        if (requester == null) {
+            requester = new Requester(context, services.relocator(), id);
+            services.calls().register(id, requester);
+        }
+        return requester;
+    }
+
+    /** The thread this worker belongs to, or {@code null} before its first operation. */
+    Thread ownerThread() {
+        return owner;
+    }
+
+    /** Adds this worker's counters to {@code sums} at the indexes {@link #LOCAL_PULLS} .. {@link #POOL_FALLBACK_DRAWS}. */
+    void addCounters(long[] sums) {
+        for (int i = 0; i < COUNTERS; i++) {
+            sums[i] += counters[i];
+        }
+        Requester r = requester;
+        if (r != null) {
+            r.addCounters(sums, REMOTE_PULLS);
+        }
+    }
+
+    /** This worker's local and remote accesses. */
+    WorkerMetrics metrics() {
+        Requester r = requester;
+        return new WorkerMetrics(id, counters[LOCAL_PULLS] + counters[LOCAL_PUSHES] + counters[LOCAL_SETS],
+                r == null ? 0 : r.remoteAccesses());
+    }
+
+    void signalIntent(Table table, long[] ids, int idOffset, int idCount, long fromClock, long toClock) {
+        checkUsable();
+        checkNotNull(ids, "ids");
+        checkRange(idOffset, idCount, ids.length, "idOffset", "idCount", "ids");
+        checkIdsAndCountFloats(table, ids, idOffset, idCount);
+        checkClocks(fromClock, toClock);
+        counters[INTENTS] += idCount;
+        if (!actsOnIntents()) {
+            return;
+        }
+        if (table != null) {
+            queueIntent(table.id(), ids, idOffset, idCount, fromClock, toClock);
+            return;
+        }
+        if (intentKeys.length < idCount) {
+            intentKeys = new long[Math.max(idCount, intentKeys.length * 2)];
+        }
+        for (int i = 0; i < idCount; i++) {
+            Table idTable = keys.tableOf(ids[idOffset + i]);
+            intentKeys[i] = RowKey.of(idTable.id(), ids[idOffset + i] - idTable.firstKey());
+        }
+        queueIntent(-1, intentKeys, 0, idCount, fromClock, toClock);
+    }
+
+    void signalIntent(Table table, long id, long fromClock, long toClock) {
+        checkUsable();
+        Table idTable = tableOf(table, id);
+        checkClocks(fromClock, toClock);
+        counters[INTENTS]++;
+        if (actsOnIntents()) {
+            intentKeys[0] = RowKey.of(idTable.id(), table == null ? id - idTable.firstKey() : id);
+            queueIntent(-1, intentKeys, 0, 1, fromClock, toClock);
+        }
+    }
+
+    /**
+     * Draws a sample of {@code n} rows of {@code table} with the node's sampler of the table and
+     * keeps them under a new handle; see {@link SamplingScheme} for what each scheme does here. A
+     * refused call (bad arguments, too many prepared, a distribution that drew outside the table)
+     * leaves no handle behind.
+     */
+    long prepareSample(Table table, int n, long fromClock, long toClock) {
+        checkUsable();
+        KeyDistribution distribution = table.spec().sampling();
+        if (distribution == null) {
+            throw new IllegalStateException("table '" + table.name() + "' has no sampling distribution (expected one "
+                    + "declared with TableSpec.withSampling)");
+        }
+        if (n <= 0 || n > TableView.MAX_SAMPLE_SIZE) {
+            throw new IllegalArgumentException("n=" + n + " (expected 1.." + TableView.MAX_SAMPLE_SIZE + ")");
+        }
+        checkClocks(fromClock, toClock);
+        long handle = samples.reserve(table.id(), n);
+        long[] drawn = samples.keys(handle);
+        SamplingScheme scheme = context.config().sampling();
+        try {
+            int extra = services.samplers()[table.id()].draw(random, drawn, n);
+            if (scheme == SamplingScheme.LOCAL) {
+                counters[LOCAL_REDRAWS] += extra;
+            } else if (scheme == SamplingScheme.POOL) {
+                counters[POOL_FALLBACK_DRAWS] += extra;
+            }
+        } catch (RuntimeException | Error e) {
+            samples.release(handle);
+            throw e;
+        }
+        if (scheme == SamplingScheme.PRELOCALIZE) {
+            signalIntent(table, drawn, 0, n, fromClock, toClock);
+        }
+        counters[SAMPLES]++;
+        counters[SAMPLE_ROWS_DRAWN] += n;
+        return handle;
+    }
+
+    /**
+     * Writes a prepared sample's rows to {@code keysOut} and pulls their values into
+     * {@code valuesOut}; rows are read wherever they are now (see {@link #execute}), so a row
+     * that moved since the prepare is still read correctly. Everything is checked before the
+     * handle is used up.
+     */
+    void pullSample(Table table, long handle, long[] keysOut, int keysOffset, float[] valuesOut, int valuesOffset,
+                    boolean exactLength) {
+        checkUsable();
+        checkNotNull(keysOut, "keysOut");
+        checkNotNull(valuesOut, "valuesOut");
+        samples.check(handle, table.id(), table.name());
+        int n = samples.size(handle);
+        if (exactLength ? keysOut.length != n : keysOffset < 0 || keysOffset > keysOut.length - n) {
+            throw new IllegalArgumentException((exactLength ? "keysOut.length=" + keysOut.length
+                    : "keysOffset=" + keysOffset + ", keysOut.length=" + keysOut.length)
+                    + " (expected room for the " + n + " rows of sample " + handle + ")");
+        }
+        checkBuffer(Operation.PULL, valuesOut, valuesOffset, (long) n * table.valueLength(), exactLength);
+        System.arraycopy(samples.keys(handle), 0, keysOut, keysOffset, n);
+        samples.release(handle);
+        // execute counts the rows it read here as local pulls: the difference is this sample's.
+        long localBefore = counters[LOCAL_PULLS];
+        execute(Operation.PULL, table, keysOut, keysOffset, n, valuesOut, valuesOffset, false, false);
+        counters[SAMPLE_ROWS_PULLED] += n;
+        counters[SAMPLE_ROWS_LOCAL] += counters[LOCAL_PULLS] - localBefore;
+    }
+
+    /** Whether this node's manager places parameters by intent (a cluster of one has nothing to place). */
+    private boolean actsOnIntents() {
+        return services.manager() != null && context.config().technique().signalsIntent();
+    }
+
+    /**
+     * Hands intents to the manager: rows of table {@code table}, or row keys if {@code table < 0}.
+     * A full queue is waited out (the manager drains it), at most for the operation timeout.
+     */
+    private void queueIntent(int table, long[] ids, int offset, int count, long fromClock, long toClock) {
+        AdaptiveManager manager = services.manager();
+        if (intentQueue == null) {
+            intentQueue = manager.register(id, this::clockForManager);
+        }
+        int step = intentQueue.maxKeysPerOffer();
+        for (int done = 0; done < count; done += step) {
+            int n = Math.min(step, count - done);
+            boolean waiting = false;
+            while (!(table >= 0 ? intentQueue.offer(table, ids, offset + done, n, fromClock, toClock)
+                    : intentQueue.offer(ids, offset + done, n, fromClock, toClock))) {
+                manager.wake();
+                if (!waiting) {
+                    wait.start(context.config().operationTimeout().toNanos());
+                    waiting = true;
+                }
+                if (!wait.idle()) {
+                    throw new ClusterException("worker " + id + " of node " + context.nodeId() + ": the intent queue stayed "
+                            + "full for " + context.config().operationTimeout() + " (is the adaptive manager stuck?)");
+                }
+            }
+        }
+    }
+
+    // Reference comparisons rather than switches: with the operation constant at the call site
+    // (every API method passes a literal), the JIT folds them away.
+    /** Runs {@code op} on {@code row} in {@code store}; {@code false} if the row is not held here. */
+    private static boolean run(Operation op, TableStore store, long row, float[] buffer, int position) {
+        if (op == Operation.PULL) {
+            return store.pull(row, buffer, position);
+        } else if (op == Operation.PUSH) {
+            return store.push(row, buffer, position);
+        } else {
+            return store.set(row, buffer, position);
+        }
+    }
+
+    private void count(Operation op, int ids) {
+        if (op == Operation.PULL) {
+            counters[LOCAL_PULLS] += ids;
+        } else if (op == Operation.PUSH) {
+            counters[LOCAL_PUSHES] += ids;
+        } else {
+            counters[LOCAL_SETS] += ids;
+        }
+    }
+
+    /** The table of {@code id}: validated as a row of {@code table}, or resolved as a global key. */
+    private Table tableOf(Table table, long id) {
+        if (table == null) {
+            return keys.tableOf(id);
+        }
+        table.checkRow(id);
+        return table;
+    }
+
+    private long checkIdsAndCountFloats(Table table, long[] ids, int idOffset, int idCount) {
+        int end = idOffset + idCount;
+        if (table != null) {
+            for (int i = idOffset; i < end; i++) {
+                table.checkRow(ids[i]);
+            }
+            return (long) idCount * table.valueLength();
+        }
+        long floats = 0;
+        for (int i = idOffset; i < end; i++) {
+            floats += keys.tableOf(ids[i]).valueLength();
+        }
+        return floats;
+    }
+
+    private static void checkBuffer(Operation op, float[] buffer, int offset, long floats, boolean exactLength) {
+        if (exactLength ? buffer.length != floats : offset < 0 || offset > buffer.length - floats) {
+            throw bufferMismatch(op, buffer, offset, floats, exactLength);
+        }
+    }
+
+    // Out of line, so that checkBuffer stays small enough to inline everywhere.
+    private static IllegalArgumentException bufferMismatch(Operation op, float[] buffer, int offset, long floats,
+                                                           boolean exactLength) {
+        if (exactLength) {
+            return new IllegalArgumentException(op.buffer + ".length=" + buffer.length + " (expected " + floats
+                    + ", the floats of the values of ids)");
+        }
+        return new IllegalArgumentException(op.bufferOffset + "=" + offset + ", " + op.buffer + ".length="
+                + buffer.length + " (expected room for " + floats + " floats from the offset)");
+    }
+
+    private void checkClocks(long fromClock, long toClock) {
+        if (fromClock < clock) {
+            throw new IllegalArgumentException("fromClock=" + fromClock + " (expected >= " + clock
+                    + ", the clock of worker " + id + ")");
+        }
+        if (toClock <= fromClock) {
+            throw new IllegalArgumentException("toClock=" + toClock + " (expected > fromClock=" + fromClock + ")");
+        }
+    }
+
+    /** Throws unless the node and this worker are open and the caller is the worker's thread (binding it on first use). */
+    private void checkUsable() {
+        context.checkOpen();
+        Thread current = Thread.currentThread();
+        if (owner != current) {
+            bind(current);
+        }
+        if (closed) {
+            throw new IllegalStateException("worker " + id + " of node " + context.nodeId()
+                    + " is closed (expected an open worker; get a new one with AdaPS.worker())");
+        }
+    }
+
+    private void bind(Thread current) {
+        if (!OWNER.compareAndSet(this, null, current)) {
+            Thread bound = owner;
+            if (bound != current) {
+                throw new IllegalStateException("thread='" + current.getName() + "' (expected thread '" + bound.getName()
+                        + "', which owns worker " + id + "; create one worker per thread with AdaPS.worker())");
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Worker[" + id + " of node " + context.nodeId() + "]";
+    }
+}
