@@ -10,9 +10,10 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+import io.adaps.testing.Gen;
+import io.adaps.testing.Property;
 
 /** The tracker agrees with a brute-force model of its contract, and the listener hears exactly the changes. */
 class IntentTrackerProperties {
@@ -49,16 +50,29 @@ class IntentTrackerProperties {
         }
     }
 
-    @Property(tries = 300)
-    void activeKeysMatchTheModel(@ForAll long seed, @ForAll @IntRange(min = 1, max = 4) int workers,
-                                 @ForAll @IntRange(min = 1, max = 12) int keySpace, @ForAll boolean fixedWindow) {
-        Random random = new Random(seed);
+    /** {@code steps} random adds and advances drawn from {@code seed}; shrinking keeps a prefix of them. */
+    record Scenario(long seed, int workers, int keySpace, boolean fixedWindow, int steps) {
+        static Scenario draw(Gen gen) {
+            return new Scenario(gen.longs(), gen.intIn(1, 4), gen.intIn(1, 12), gen.booleans(), gen.sized(200));
+        }
+    }
+
+    @Test
+    void activeKeysMatchTheModel() {
+        Property.forAll(300, Scenario::draw, IntentTrackerProperties::activeKeysMatchTheModel);
+    }
+
+    private static void activeKeysMatchTheModel(Scenario scenario) {
+        int workers = scenario.workers();
+        int keySpace = scenario.keySpace();
+        boolean fixedWindow = scenario.fixedWindow();
+        Random random = new Random(scenario.seed());
         IntentTracker tracker = new IntentTracker(workers);
         List<ModelIntent> model = new ArrayList<>();
         long[] clocks = new long[workers];
         boolean advanced = false;
         long fixed = random.nextInt(4);
-        for (int step = 0; step < 200; step++) {
+        for (int step = 0; step < scenario.steps(); step++) {
             if (random.nextInt(3) > 0) {
                 int worker = random.nextInt(workers);
                 long[] keys = new long[random.nextInt(4)];

@@ -2,17 +2,12 @@ package io.adaps.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.Initializers;
@@ -21,6 +16,8 @@ import io.adaps.api.Table;
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRules;
 import io.adaps.api.Worker;
+import io.adaps.testing.Gen;
+import io.adaps.testing.Property;
 
 /**
  * Random sequences of pull, push and set, by global key and by row, single and batched, on tables
@@ -38,6 +35,11 @@ class ReferenceModelProperties {
 
     /** One call: ids are rows of {@code table} when {@code byRow}, else global keys. */
     record Op(Kind kind, int table, boolean byRow, boolean single, long[] rows, float[] data) {
+        @Override
+        public String toString() {
+            return kind + "(t" + table + (byRow ? " rows " : " keys of rows ") + Arrays.toString(rows)
+                    + (single ? " single" : "") + ", " + Arrays.toString(data) + ")";
+        }
     }
 
     record Scenario(List<TableConfig> tables, List<Op> ops) {
@@ -46,8 +48,13 @@ class ReferenceModelProperties {
     private static final float LEARNING_RATE = 0.25f;
     private static final float EPSILON = 1e-3f;
 
-    @Property(tries = 300)
-    void behavesLikeTheReferenceModel(@ForAll("scenarios") Scenario scenario) {
+    @Test
+    void behavesLikeTheReferenceModel() {
+        Property.forAll(300, ReferenceModelProperties::scenario,
+                ReferenceModelProperties::behavesLikeTheReferenceModel);
+    }
+
+    private static void behavesLikeTheReferenceModel(Scenario scenario) {
         Map<Long, float[]> values = new HashMap<>();
         Map<Long, float[]> accumulators = new HashMap<>();
         AdaPS.Builder builder = AdaPS.builder();
@@ -149,38 +156,24 @@ class ReferenceModelProperties {
         }
     }
 
-    @Provide
-    Arbitrary<Scenario> scenarios() {
-        Arbitrary<TableConfig> table = Combinators.combine(
-                Arbitraries.integers().between(1, 12),
-                Arbitraries.integers().between(1, 9),
-                Arbitraries.of(Rule.class)).as(TableConfig::new);
-        return table.list().ofMinSize(1).ofMaxSize(3)
-                .flatMap(tables -> op(tables).list().ofMaxSize(40).map(ops -> new Scenario(tables, ops)));
+    private static Scenario scenario(Gen gen) {
+        List<TableConfig> tables = gen.list(1, 3,
+                g -> new TableConfig(g.intIn(1, 12), g.intIn(1, 9), g.choose(Rule.class)));
+        return new Scenario(tables, gen.list(0, 40, g -> op(g, tables)));
     }
 
-    private static Arbitrary<Op> op(List<TableConfig> tables) {
-        return Arbitraries.integers().between(0, tables.size() - 1).flatMap(t -> {
-            TableConfig config = tables.get(t);
-            Arbitrary<long[]> rows = Arbitraries.longs().between(0, config.rows() - 1).list().ofMinSize(1).ofMaxSize(5)
-                    .map(list -> list.stream().mapToLong(Long::longValue).toArray());
-            return Combinators.combine(Arbitraries.of(Kind.class), Arbitraries.of(true, false),
-                            Arbitraries.of(true, false), rows)
-                    .flatAs((kind, byRow, single, ids) -> {
-                        long[] used = single ? new long[] {ids[0]} : ids;
-                        return Arbitraries.floats().between(-4f, 4f).list()
-                                .ofSize(used.length * config.valueLength())
-                                .map(data -> new Op(kind, t, byRow, single, used, toArray(data)));
-                    });
-        });
-    }
-
-    private static float[] toArray(List<Float> list) {
-        float[] array = new float[list.size()];
-        for (int i = 0; i < array.length; i++) {
-            array[i] = list.get(i);
+    private static Op op(Gen gen, List<TableConfig> tables) {
+        int t = gen.intIn(0, tables.size() - 1);
+        TableConfig config = tables.get(t);
+        Kind kind = gen.choose(Kind.class);
+        boolean byRow = gen.booleans();
+        boolean single = gen.booleans();
+        long[] ids = gen.list(1, 5, g -> g.longIn(0, config.rows() - 1)).stream().mapToLong(Long::longValue).toArray();
+        long[] used = single ? new long[] {ids[0]} : ids;
+        float[] data = new float[used.length * config.valueLength()];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (float) gen.doubleIn(-4, 4);
         }
-        return array;
+        return new Op(kind, t, byRow, single, used, data);
     }
-
 }

@@ -3,25 +3,41 @@ package io.adaps.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
+import io.adaps.testing.Gen;
+import io.adaps.testing.Property;
 
 /** Messages written by the encoder read back identically from heap and direct memory; bad lengths are refused. */
 class MessageProperties {
 
-    @Property(tries = 300)
-    void pushMessagesRoundTrip(@ForAll @IntRange(min = 1, max = 40) int valueLength,
-                               @ForAll @Size(max = 30) List<Long> rows,
-                               @ForAll int tableBits, @ForAll long requestId, @ForAll int origin, @ForAll int aux,
-                               @ForAll boolean direct, @ForAll @IntRange(min = 0, max = 7) int offset) {
-        int table = tableBits & 0xFFFF;
+    record Push(int valueLength, List<Long> rows, int tableBits, long requestId, int origin, int aux, boolean direct,
+                int offset) {
+        static Push draw(Gen gen) {
+            return new Push(gen.intIn(1, 40), gen.list(0, 30, Gen::longs), gen.ints(), gen.longs(), gen.ints(),
+                    gen.ints(), gen.booleans(), gen.intIn(0, 7));
+        }
+    }
+
+    @Test
+    void pushMessagesRoundTrip() {
+        Property.forAll(300, Push::draw, MessageProperties::pushMessagesRoundTrip);
+    }
+
+    private static void pushMessagesRoundTrip(Push push) {
+        int valueLength = push.valueLength();
+        List<Long> rows = push.rows();
+        long requestId = push.requestId();
+        int origin = push.origin();
+        int aux = push.aux();
+        boolean direct = push.direct();
+        int offset = push.offset();
+        int table = push.tableBits() & 0xFFFF;
         ExpandableArrayBuffer out = new ExpandableArrayBuffer(8);
         float[] values = new float[rows.size() * valueLength];
         for (int i = 0; i < values.length; i++) {
@@ -63,9 +79,22 @@ class MessageProperties {
         }
     }
 
-    @Property(tries = 300)
-    void arbitraryBytesAreValidatedWithoutThrowing(@ForAll @Size(max = 64) byte[] bytes,
-                                                   @ForAll @IntRange(min = 1, max = 600) int valueLength) {
+    record Noise(byte[] bytes, int valueLength) {
+        @Override
+        public String toString() {
+            return "Noise[" + Arrays.toString(bytes) + ", valueLength=" + valueLength + "]";
+        }
+    }
+
+    @Test
+    void arbitraryBytesAreValidatedWithoutThrowing() {
+        Property.forAll(300, gen -> new Noise(gen.bytes(0, 64), gen.intIn(1, 600)),
+                MessageProperties::arbitraryBytesAreValidatedWithoutThrowing);
+    }
+
+    private static void arbitraryBytesAreValidatedWithoutThrowing(Noise noise) {
+        byte[] bytes = noise.bytes();
+        int valueLength = noise.valueLength();
         UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         Message message = new Message().wrap(buffer, 0, bytes.length);
         String problem = message.validate(valueLength, valueLength + 2);

@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.Arrays;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.Test;
+
+import io.adaps.testing.Gen;
+import io.adaps.testing.Property;
 
 /**
  * For random weight vectors (with zeros, ties and magnitudes from 1e-6 to 1e6), the probabilities
@@ -18,18 +16,31 @@ import net.jqwik.api.Tuple;
  * weights; a key of weight 0 is never reachable.
  */
 class AliasTableProperties {
-    @Provide
-    Arbitrary<double[]> weights() {
-        Arbitrary<Double> weight = Arbitraries.frequencyOf(
-                Tuple.of(2, Arbitraries.just(0.0)),
-                Tuple.of(1, Arbitraries.just(1.0)),
-                Tuple.of(6, Arbitraries.doubles().between(-6, 6).map(exponent -> Math.pow(10, exponent))));
-        return weight.array(double[].class).ofMinSize(1).ofMaxSize(300)
-                .filter(w -> Arrays.stream(w).anyMatch(x -> x > 0));
+    /** Weights, at least one of them positive. */
+    private static double[] weights(Gen gen) {
+        double[] weights;
+        do {
+            weights = gen.list(1, 300, AliasTableProperties::weight).stream()
+                    .mapToDouble(Double::doubleValue).toArray();
+        } while (Arrays.stream(weights).noneMatch(x -> x > 0));
+        return weights;
     }
 
-    @Property
-    void impliedProbabilitiesAreTheNormalizedWeights(@ForAll("weights") double[] weights) {
+    private static double weight(Gen gen) {
+        return switch (gen.weightedIndex(2, 1, 6)) {
+            case 0 -> 0.0;
+            case 1 -> 1.0;
+            default -> Math.pow(10, gen.doubleIn(-6, 6));
+        };
+    }
+
+    @Test
+    void impliedProbabilitiesAreTheNormalizedWeights() {
+        Property.forAll(1_000, AliasTableProperties::weights,
+                AliasTableProperties::impliedProbabilitiesAreTheNormalizedWeights);
+    }
+
+    private static void impliedProbabilitiesAreTheNormalizedWeights(double[] weights) {
         AliasTable table = AliasTable.ofWeights(weights);
         double sum = 0;
         long positive = 0;

@@ -6,16 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Arrays;
 import java.util.List;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.Test;
 
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRules;
+import io.adaps.testing.Gen;
+import io.adaps.testing.Property;
 
 /**
  * Random sequences of pushes, snapshots, refreshes, drops, reinstalls, promotions and take-outs on
@@ -31,7 +27,16 @@ import io.adaps.api.UpdateRules;
 class ReplicaProperties {
     enum Rule { ADD, ADAGRAD }
 
-    enum Kind { PUSH, SNAPSHOT, REFRESH, REMOTE_UPDATE, DROP, INSTALL_REPLICA, PROMOTE, TAKE_OUT }
+    /** The operations, each with how often it is drawn relative to the others. */
+    enum Kind {
+        PUSH(8), SNAPSHOT(3), REFRESH(3), REMOTE_UPDATE(2), DROP(2), INSTALL_REPLICA(4), PROMOTE(1), TAKE_OUT(1);
+
+        final int weight;
+
+        Kind(int weight) {
+            this.weight = weight;
+        }
+    }
 
     enum Form { ABSENT, REPLICA, OWNED }
 
@@ -42,10 +47,14 @@ class ReplicaProperties {
         }
     }
 
+    record Scenario(Rule rule, List<Op> ops) {
+    }
+
     private static final int ROWS = 3;
     private static final int L = 3;
     private static final float LEARNING_RATE = 0.25f;
     private static final float EPSILON = 1e-3f;
+    private static final int[] KIND_WEIGHTS = Arrays.stream(Kind.values()).mapToInt(kind -> kind.weight).toArray();
 
     /** The reference model of one row: what this node holds, and the simulated remote owner. */
     private static final class Model {
@@ -102,8 +111,14 @@ class ReplicaProperties {
         return true;
     }
 
-    @Property(tries = 400)
-    void replicasBehaveLikeTheReferenceModel(@ForAll Rule rule, @ForAll("ops") List<Op> ops) {
+    @Test
+    void replicasBehaveLikeTheReferenceModel() {
+        Property.forAll(400, gen -> new Scenario(gen.choose(Rule.class), gen.list(1, 60, ReplicaProperties::op)),
+                ReplicaProperties::replicasBehaveLikeTheReferenceModel);
+    }
+
+    private static void replicasBehaveLikeTheReferenceModel(Scenario scenario) {
+        Rule rule = scenario.rule();
         TableSpec spec = TableSpec.of("t", ROWS, L).withUpdateRule(
                 rule == Rule.ADD ? UpdateRules.add() : UpdateRules.adagrad(LEARNING_RATE, EPSILON));
         TableStore store = new TableStore(spec);
@@ -111,7 +126,7 @@ class ReplicaProperties {
         for (int r = 0; r < ROWS; r++) {
             models[r] = new Model(rule, r);
         }
-        for (Op op : ops) {
+        for (Op op : scenario.ops()) {
             apply(store, models[op.row()], op);
             check(store, models);
         }
@@ -260,27 +275,13 @@ class ReplicaProperties {
         assertThat(store.heldRows()).isEqualTo(held);
     }
 
-    @Provide
-    Arbitrary<List<Op>> ops() {
-        Arbitrary<float[]> updates = Arbitraries.integers().between(-3, 3).array(int[].class).ofSize(L)
-                .map(ints -> {
-                    float[] floats = new float[L];
-                    for (int i = 0; i < L; i++) {
-                        floats[i] = ints[i];
-                    }
-                    return floats;
-                });
-        Arbitrary<Kind> kinds = Arbitraries.frequency(
-                Tuple.of(8, Kind.PUSH),
-                Tuple.of(3, Kind.SNAPSHOT),
-                Tuple.of(3, Kind.REFRESH),
-                Tuple.of(2, Kind.REMOTE_UPDATE),
-                Tuple.of(2, Kind.DROP),
-                Tuple.of(4, Kind.INSTALL_REPLICA),
-                Tuple.of(1, Kind.PROMOTE),
-                Tuple.of(1, Kind.TAKE_OUT));
-        Arbitrary<Op> op = Combinators.combine(kinds, Arbitraries.integers().between(0, ROWS - 1), updates)
-                .as(Op::new);
-        return op.list().ofMinSize(1).ofMaxSize(60);
+    private static Op op(Gen gen) {
+        Kind kind = Kind.values()[gen.weightedIndex(KIND_WEIGHTS)];
+        int row = gen.intIn(0, ROWS - 1);
+        float[] update = new float[L];
+        for (int i = 0; i < L; i++) {
+            update[i] = gen.intIn(-3, 3);
+        }
+        return new Op(kind, row, update);
     }
 }

@@ -6,11 +6,10 @@ import static org.assertj.core.data.Offset.offset;
 
 import java.util.SplittableRandom;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.DoubleRange;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
+
+import io.adaps.testing.Gen;
+import io.adaps.testing.Property;
 
 class ZipfSamplerTest {
     private static final int SAMPLES = 400_000;
@@ -77,10 +76,18 @@ class ZipfSamplerTest {
         assertThat(sampler.probability(0)).isGreaterThan(0.14);
     }
 
-    @Property(tries = 50)
-    void probabilitiesSumToOneAndSamplesStayInRange(@ForAll @IntRange(min = 1, max = 2_000) int n,
-                                                     @ForAll @DoubleRange(min = 0, max = 3) double exponent,
-                                                     @ForAll long seed) {
+    record Law(int n, double exponent, long seed) {
+    }
+
+    @Test
+    void probabilitiesSumToOneAndSamplesStayInRange() {
+        Property.forAll(50, gen -> new Law(gen.intIn(1, 2_000), gen.doubleIn(0, 3), gen.longs()),
+                ZipfSamplerTest::probabilitiesSumToOneAndSamplesStayInRange);
+    }
+
+    private static void probabilitiesSumToOneAndSamplesStayInRange(Law law) {
+        int n = law.n();
+        double exponent = law.exponent();
         ZipfSampler sampler = new ZipfSampler(n, exponent);
         double sum = 0;
         for (int k = 0; k < n; k++) {
@@ -90,7 +97,7 @@ class ZipfSamplerTest {
             }
         }
         assertThat(sum).isCloseTo(1.0, offset(1e-9));
-        SplittableRandom random = new SplittableRandom(seed);
+        SplittableRandom random = new SplittableRandom(law.seed());
         for (int i = 0; i < 1_000; i++) {
             assertThat(sampler.sample(random)).isBetween(0, n - 1);
         }

@@ -5,26 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 
 import io.adaps.api.transport.TransportConfig;
+import io.adaps.testing.Gen;
+import io.adaps.testing.Property;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
 
 /**
  * The wire format: messages queued in an {@link Outbox} come out of {@link FrameDecoder} and
@@ -37,14 +32,51 @@ class FrameCodecProperties {
         NoLeaks.install();
     }
 
-    @AfterContainer
+    @AfterAll
     static void noLeaks() throws InterruptedException {
         NoLeaks.assertNoLeaks();
     }
 
-    @Property(tries = 200)
-    void messagesSurviveEncodingAndAnyCuts(@ForAll("messageSets") List<byte[]> messages,
-                                           @ForAll @IntRange(min = 1, max = 70_000) int chunk) {
+    record Cut(List<byte[]> messages, int chunk) {
+        @Override
+        public String toString() {
+            return "Cut[" + lengths(messages) + ", chunk=" + chunk + "]";
+        }
+    }
+
+    record Noise(byte[] bytes, int chunk) {
+        @Override
+        public String toString() {
+            return "Noise[" + Arrays.toString(bytes) + ", chunk=" + chunk + "]";
+        }
+    }
+
+    /** {@code corruptions}: indexes (modulo the stream's length) and the byte values written there. */
+    record Corruption(List<byte[]> messages, List<int[]> corruptions, int chunk) {
+        @Override
+        public String toString() {
+            return "Corruption[" + lengths(messages) + ", " + Arrays.deepToString(corruptions.toArray())
+                    + ", chunk=" + chunk + "]";
+        }
+    }
+
+    /** Messages and an int the property writes over part of their encoding (a version, a message length). */
+    record Overwrite(List<byte[]> messages, int value) {
+        @Override
+        public String toString() {
+            return "Overwrite[" + lengths(messages) + ", value=" + value + "]";
+        }
+    }
+
+    @Test
+    void messagesSurviveEncodingAndAnyCuts() {
+        Property.forAll(200, gen -> new Cut(messageSet(gen), gen.intIn(1, 70_000)),
+                FrameCodecProperties::messagesSurviveEncodingAndAnyCuts);
+    }
+
+    private static void messagesSurviveEncodingAndAnyCuts(Cut cut) {
+        List<byte[]> messages = cut.messages();
+        int chunk = cut.chunk();
         byte[] stream = encode(messages);
         Decoding decoding = new Decoding().feed(stream, chunk);
         decoding.finish();
@@ -53,33 +85,46 @@ class FrameCodecProperties {
         assertThat((long) decoding.largestAllocation()).isLessThanOrEqualTo(allocationBound(stream.length));
     }
 
-    @Property(tries = 500)
-    void arbitraryBytesAreRefusedOrDecodedWithinBounds(@ForAll @Size(max = 3000) byte[] bytes,
-                                                       @ForAll @IntRange(min = 1, max = 512) int chunk) {
-        assertDecodesOrRefuses(bytes, chunk);
+    @Test
+    void arbitraryBytesAreRefusedOrDecodedWithinBounds() {
+        Property.forAll(500, gen -> new Noise(gen.bytes(0, 3000), gen.intIn(1, 512)),
+                noise -> assertDecodesOrRefuses(noise.bytes(), noise.chunk()));
     }
 
-    @Property(tries = 500)
-    void corruptedStreamsAreRefusedOrDecodedWithinBounds(@ForAll("messageSets") List<byte[]> messages,
-                                                         @ForAll("corruptions") List<int[]> corruptions,
-                                                         @ForAll @IntRange(min = 1, max = 4096) int chunk) {
-        byte[] stream = encode(messages);
-        for (int[] corruption : corruptions) {
+    @Test
+    void corruptedStreamsAreRefusedOrDecodedWithinBounds() {
+        Property.forAll(500, gen -> new Corruption(messageSet(gen), corruptions(gen), gen.intIn(1, 4096)),
+                FrameCodecProperties::corruptedStreamsAreRefusedOrDecodedWithinBounds);
+    }
+
+    private static void corruptedStreamsAreRefusedOrDecodedWithinBounds(Corruption corrupted) {
+        byte[] stream = encode(corrupted.messages());
+        for (int[] corruption : corrupted.corruptions()) {
             stream[Math.floorMod(corruption[0], stream.length)] = (byte) corruption[1];
         }
-        assertDecodesOrRefuses(stream, chunk);
+        assertDecodesOrRefuses(stream, corrupted.chunk());
     }
 
-    @Property(tries = 100)
-    void anotherVersionIsRefused(@ForAll("messageSets") List<byte[]> messages, @ForAll @IntRange(max = 255) int version) {
-        byte[] stream = encode(messages);
+    @Test
+    void anotherVersionIsRefused() {
+        Property.forAll(100, gen -> new Overwrite(messageSet(gen), gen.intIn(0, 255)),
+                FrameCodecProperties::anotherVersionIsRefused);
+    }
+
+    private static void anotherVersionIsRefused(Overwrite overwrite) {
+        int version = overwrite.value();
+        byte[] stream = encode(overwrite.messages());
         stream[Frame.VERSION_OFFSET] = (byte) (version == TransportConfig.PROTOCOL_VERSION ? version + 1 : version);
         assertThatThrownBy(() -> new Decoding().feed(stream, stream.length)).isInstanceOf(FrameException.class)
                 .hasMessageStartingWith("protocol version=");
     }
 
-    @Property(tries = 100)
-    void aLengthOutOfRangeIsRefusedFromItsFourBytes(@ForAll int length) {
+    @Test
+    void aLengthOutOfRangeIsRefusedFromItsFourBytes() {
+        Property.forAll(100, Gen::ints, FrameCodecProperties::aLengthOutOfRangeIsRefusedFromItsFourBytes);
+    }
+
+    private static void aLengthOutOfRangeIsRefusedFromItsFourBytes(int length) {
         int max = Frame.maxLength(Decoding.MAX_MESSAGE_BYTES);
         int bad = length >= Frame.MIN_LENGTH && length <= max ? max + 1 + (length & 0xffff) : length;
         byte[] header = ByteBuffer.allocate(Frame.LENGTH_FIELD_LENGTH).putInt(bad).array();
@@ -87,17 +132,27 @@ class FrameCodecProperties {
                 .hasMessageStartingWith("frame length=" + Integer.toUnsignedString(bad));
     }
 
-    @Property(tries = 100)
-    void anUnknownTypeIsRefused(@ForAll @IntRange(max = 255) int type) {
+    @Test
+    void anUnknownTypeIsRefused() {
+        Property.forAll(100, gen -> gen.intIn(0, 255), FrameCodecProperties::anUnknownTypeIsRefused);
+    }
+
+    private static void anUnknownTypeIsRefused(int type) {
         int unknown = Frame.isKnownType(type) ? 0 : type;
         byte[] frame = {0, 0, 0, 2, TransportConfig.PROTOCOL_VERSION, (byte) unknown};
         assertThatThrownBy(() -> new Decoding().feed(frame, frame.length)).isInstanceOf(FrameException.class)
                 .hasMessageStartingWith("frame type=" + unknown);
     }
 
-    @Property(tries = 200)
-    void aBadMessageLengthRefusesTheWholeFrame(@ForAll("messageSets") List<byte[]> messages, @ForAll int badLength) {
-        byte[] stream = encode(messages);
+    @Test
+    void aBadMessageLengthRefusesTheWholeFrame() {
+        Property.forAll(200, gen -> new Overwrite(messageSet(gen), gen.ints()),
+                FrameCodecProperties::aBadMessageLengthRefusesTheWholeFrame);
+    }
+
+    private static void aBadMessageLengthRefusesTheWholeFrame(Overwrite overwrite) {
+        int badLength = overwrite.value();
+        byte[] stream = encode(overwrite.messages());
         int firstFrameBody = ByteBuffer.wrap(stream).getInt(0) - Frame.MIN_LENGTH;
         int firstMessage = ByteBuffer.wrap(stream).getInt(Frame.HEADER_LENGTH);
         int rest = firstFrameBody - MessagesFrameWriter.MESSAGE_HEADER_LENGTH;
@@ -148,20 +203,18 @@ class FrameCodecProperties {
         return stream.toByteArray();
     }
 
-    @Provide
-    Arbitrary<List<byte[]>> messageSets() {
-        Arbitrary<byte[]> small = Arbitraries.bytes().array(byte[].class).ofMaxSize(64);
-        Arbitrary<byte[]> large = Arbitraries.bytes().array(byte[].class).ofMinSize(1000).ofMaxSize(Decoding.MAX_MESSAGE_BYTES);
-        return Arbitraries.frequencyOf(
-                        Tuple.of(9, small),
-                        Tuple.of(1, large))
-                .list().ofMinSize(1).ofMaxSize(300);
+    /** Mostly small messages, one in ten large (up to the limit). */
+    private static List<byte[]> messageSet(Gen gen) {
+        return gen.list(1, 300, g -> g.weightedIndex(9, 1) == 0 ? g.bytes(0, 64)
+                : g.bytes(1000, Decoding.MAX_MESSAGE_BYTES));
     }
 
-    @Provide
-    Arbitrary<List<int[]>> corruptions() {
-        return Combinators.combine(Arbitraries.integers(), Arbitraries.integers().between(0, 255))
-                .as((index, value) -> new int[] {index, value})
-                .list().ofMinSize(1).ofMaxSize(4);
+    private static List<int[]> corruptions(Gen gen) {
+        return gen.list(1, 4, g -> new int[] {g.ints(), g.intIn(0, 255)});
+    }
+
+    /** The messages' lengths: their bytes are random, the lengths shape the frames. */
+    private static String lengths(List<byte[]> messages) {
+        return "messages of lengths " + messages.stream().map(message -> message.length).toList();
     }
 }
