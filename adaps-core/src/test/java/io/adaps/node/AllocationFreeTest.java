@@ -66,7 +66,7 @@ class AllocationFreeTest {
             counts[r] = 100_000 / (r + 1);
         }
         try (AdaPS node = AdaPS.builder().sampling(scheme).samplePool(64, 2)
-                .table(TableSpec.of("w", 1000, 8).withSampling(io.adaps.sampling.AliasTable.unigram(counts, 0.75)))
+                .table(TableSpec.of("w", 1000, 8).withSampling(io.adaps.api.AliasTable.unigram(counts, 0.75)))
                 .build()) {
             Worker worker = node.worker();
             TableView w = worker.table("w");

@@ -136,7 +136,7 @@ class BuilderValidationTest {
     @Test
     void samplingSettingsAndEnvironment() {
         AdaPS.Builder builder = AdaPS.builder()
-                .table(TableSpec.of("t", 40, 1).withSampling(new io.adaps.sampling.UniformKeys(0, 40)));
+                .table(TableSpec.of("t", 40, 1).withSampling(new io.adaps.api.UniformKeys(0, 40)));
         assertThatThrownBy(() -> builder.fromEnvironment(java.util.Map.of("ADAPS_NODE_ID", "3", "ADAPS_SAMPLING", "FAST")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("ADAPS_SAMPLING='FAST' (expected one of [NAIVE, PRELOCALIZE, POOL, LOCAL])");
@@ -151,7 +151,7 @@ class BuilderValidationTest {
                 .hasMessage("samplePoolSize=2097152 (expected a power of two in 16..1048576)");
         assertThatThrownBy(() -> builder.samplePool(16, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("samplePoolReuse=0 (expected 1..1024)");
-        assertThatThrownBy(() -> TableSpec.of("t", 10, 1).withSampling(new io.adaps.sampling.UniformKeys(0, 11)))
+        assertThatThrownBy(() -> TableSpec.of("t", 10, 1).withSampling(new io.adaps.api.UniformKeys(0, 11)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("distribution.size()=11 (expected at most rows=10 of table 't')");
         assertThatThrownBy(() -> TableSpec.of("t", 10, 1).withSampling(null)).isInstanceOf(NullPointerException.class)

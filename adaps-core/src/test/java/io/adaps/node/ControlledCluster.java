@@ -28,12 +28,12 @@ final class ControlledCluster implements AutoCloseable {
     final ControlledNetwork network;
     /** The table as node 0 declared it (same id and rows on every node). */
     final Table table;
-    private final Node[] nodes;
+    private final AdaPS[] nodes;
     private final List<ControlledTransport> transports = new ArrayList<>();
 
     ControlledCluster(ControlledNetwork network, TableSpec spec, Partitioning partitioning, Technique technique) {
         this.network = network;
-        this.nodes = new Node[network.size()];
+        this.nodes = new AdaPS[network.size()];
         List<String> peers = new ArrayList<>();
         for (int node = 0; node < nodes.length; node++) {
             peers.add("controlled:" + (node + 1));
@@ -41,7 +41,7 @@ final class ControlledCluster implements AutoCloseable {
         try {
             for (int node = 0; node < nodes.length; node++) {
                 transports.add(new ControlledTransport(network));
-                nodes[node] = (Node) AdaPS.builder()
+                nodes[node] = AdaPS.builder()
                         .table(spec)
                         .partitioning(partitioning)
                         .technique(technique)
@@ -62,12 +62,12 @@ final class ControlledCluster implements AutoCloseable {
         return nodes.length;
     }
 
-    Node node(int node) {
+    AdaPS node(int node) {
         return nodes[node];
     }
 
     int home(long row) {
-        return nodes[0].home(table, row);
+        return Internals.home(nodes[0], table, row);
     }
 
     /** The nodes that hold {@code row} now. */
@@ -75,7 +75,7 @@ final class ControlledCluster implements AutoCloseable {
         int[] holders = new int[nodes.length];
         int count = 0;
         for (int node = 0; node < nodes.length; node++) {
-            if (nodes[node].holdsRow(table, row)) {
+            if (Internals.holdsRow(nodes[node], table, row)) {
                 holders[count++] = node;
             }
         }
@@ -86,8 +86,8 @@ final class ControlledCluster implements AutoCloseable {
     long rowHeldTwice() {
         for (long row = 0; row < table.rows(); row++) {
             boolean held = false;
-            for (Node node : nodes) {
-                if (node.holdsRow(table, row)) {
+            for (AdaPS node : nodes) {
+                if (Internals.holdsRow(node, table, row)) {
                     if (held) {
                         return row;
                     }
@@ -100,7 +100,7 @@ final class ControlledCluster implements AutoCloseable {
 
     /** The owner of {@code row} by its home's directory. */
     int directoryOwner(long row) {
-        return nodes[home(row)].directoryOwner(table, row);
+        return Internals.directoryOwner(nodes[home(row)], table, row);
     }
 
     /**
@@ -164,7 +164,7 @@ final class ControlledCluster implements AutoCloseable {
      */
     @Override
     public void close() {
-        for (Node node : nodes) {
+        for (AdaPS node : nodes) {
             if (node != null) {
                 node.close();
             }

@@ -12,6 +12,7 @@ import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
 
+import io.adaps.api.AdaPS;
 import io.adaps.api.Table;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
@@ -41,9 +42,9 @@ class ManagerDecisionTest {
         }
         try (TestCluster cluster = new TestCluster(NODES, addresses, i -> new InJvmTransport(network),
                 b -> b.table(TableSpec.of("t", ROWS, 2)).technique(Technique.ADAPTIVE))) {
-            Node[] nodes = new Node[NODES];
+            AdaPS[] nodes = new AdaPS[NODES];
             for (int n = 0; n < NODES; n++) {
-                nodes[n] = (Node) cluster.node(n);
+                nodes[n] = cluster.node(n);
             }
             Table table = nodes[0].table("t");
             // Rows 0..9 (homed at node 0): only node 1 intends to use them.
@@ -60,9 +61,9 @@ class ManagerDecisionTest {
                 }
                 if (n == 0) {
                     awaitTrue("rows 0..9 owned by node 1",
-                            () -> all(single, row -> nodes[1].kindOf(table, row) == SlotKind.OWNED));
+                            () -> all(single, row -> Internals.kindOf(nodes[1], table, row) == SlotKind.OWNED));
                     awaitTrue("rows 20..29 held by nodes 2 and 3", () -> all(shared,
-                            row -> nodes[2].kindOf(table, row) != null && nodes[3].kindOf(table, row) != null));
+                            row -> Internals.kindOf(nodes[2], table, row) != null && Internals.kindOf(nodes[3], table, row) != null));
                     checkOneOwnerAndReplicasOnlyWithIntent(nodes, table, shared);
                 }
                 placed.await();
@@ -73,18 +74,18 @@ class ManagerDecisionTest {
             });
             awaitTrue("no replicas left", () -> Arrays.stream(nodes)
                     .allMatch(node -> node.metrics().replication().replicasHeld() == 0));
-            assertThat(all(single, row -> nodes[1].kindOf(table, row) == SlotKind.OWNED))
+            assertThat(all(single, row -> Internals.kindOf(nodes[1], table, row) == SlotKind.OWNED))
                     .as("relocated rows stay where they are").isTrue();
             assertThat(nodes[2].metrics().replication().replicasDropped()
                     + nodes[3].metrics().replication().replicasDropped()).isPositive();
         }
     }
 
-    private static void checkOneOwnerAndReplicasOnlyWithIntent(Node[] nodes, Table table, long[] shared) {
+    private static void checkOneOwnerAndReplicasOnlyWithIntent(AdaPS[] nodes, Table table, long[] shared) {
         for (long row : shared) {
             int owners = 0;
             for (int n = 0; n < NODES; n++) {
-                SlotKind kind = nodes[n].kindOf(table, row);
+                SlotKind kind = Internals.kindOf(nodes[n], table, row);
                 owners += kind == SlotKind.OWNED ? 1 : 0;
                 if (n < 2) {
                     assertThat(kind).as("row %d at node %d, which has no intent", row, n).isNotEqualTo(SlotKind.REPLICA);

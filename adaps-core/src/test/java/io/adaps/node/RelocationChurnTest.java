@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.adaps.api.AdaPS;
 import io.adaps.api.Table;
 import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
@@ -25,7 +26,7 @@ class RelocationChurnTest {
         int rounds = 200;
         try (TestCluster cluster = new TestCluster(2, List.of("churn:1", "churn:2"), n -> new InJvmTransport(network),
                 b -> b.table(TableSpec.of("t", 200, 8)))) {
-            Node[] nodes = {(Node) cluster.node(0), (Node) cluster.node(1)};
+            AdaPS[] nodes = {cluster.node(0), cluster.node(1)};
             Table table = nodes[0].table("t");
             long[] moving = new long[100]; // rows 0..99: homed at node 0
             Arrays.setAll(moving, i -> i);
@@ -40,7 +41,7 @@ class RelocationChurnTest {
             for (int n = 0; n < 2; n++) {
                 assertThat(nodes[n].metrics().relocationsIn()).isEqualTo(100L * rounds / 2);
                 // Peak: node 1 holds its own 100 rows and the 100 that visit it.
-                assertThat(nodes[n].slotHighWaterMark(table)).as("slots used by node %d", n).isLessThanOrEqualTo(200);
+                assertThat(Internals.slotHighWaterMark(nodes[n], table)).as("slots used by node %d", n).isLessThanOrEqualTo(200);
             }
             float[] values = new float[moving.length * 8];
             views[1].pull(moving, values);

@@ -12,6 +12,8 @@ import io.adaps.api.Partitioning;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
 import io.adaps.api.UpdateRule;
+import io.adaps.api.Worker;
+import io.adaps.rpc.Requester;
 import io.adaps.api.UpdateRules;
 import io.adaps.api.transport.ControlledNetwork;
 import io.adaps.api.transport.ControlledNetwork.Delivery;
@@ -52,17 +54,17 @@ final class RelocationRun {
     /** A worker, owned by the test's thread, and its operations in flight in ticket order. */
     private static final class Client {
         final int node;
-        final NodeWorker worker;
+        final Worker worker;
         final ArrayDeque<Op> inFlight = new ArrayDeque<>();
         long lastTicket;
 
-        Client(int node, NodeWorker worker) {
+        Client(int node, Worker worker) {
             this.node = node;
             this.worker = worker;
         }
 
         boolean mayStart() {
-            return inFlight.isEmpty() || lastTicket + 1 - inFlight.peekFirst().ticket < RemoteOperations.IN_FLIGHT;
+            return inFlight.isEmpty() || lastTicket + 1 - inFlight.peekFirst().ticket < Requester.IN_FLIGHT;
         }
 
         @Override
@@ -161,7 +163,7 @@ final class RelocationRun {
         for (int node = 0; node < nodes; node++) {
             int workers = 1 + random.nextInt(2);
             for (int w = 0; w < workers; w++) {
-                clients.add(new Client(node, (NodeWorker) cluster.node(node).worker()));
+                clients.add(new Client(node, cluster.node(node).worker()));
             }
         }
         for (int row = 0; row < rows; row++) {
@@ -318,7 +320,7 @@ final class RelocationRun {
     }
 
     private void expectHolder(Op op, long row, int node, String why) {
-        if (!cluster.node(node).holdsRow(cluster.table, row)) {
+        if (!Internals.holdsRow(cluster.node(node), cluster.table, row)) {
             throw new AssertionError(op + " completed, but row " + row + " is held by "
                     + Arrays.toString(cluster.holders(row)) + " (expected node " + node + ", " + why + ")");
         }

@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.adaps.api.AdaPS;
 import io.adaps.api.TableSpec;
 import io.adaps.cluster.TestCluster;
 import io.adaps.api.transport.InJvmNetwork;
@@ -44,12 +45,12 @@ class ThreadAcrossClustersTest {
         }
         try (TestCluster cluster = new TestCluster(nodes, addresses, node -> new InJvmTransport(network),
                 builder -> builder.table(TableSpec.of("t", 12, 2)))) {
-            Node home = (Node) cluster.node(0);
-            Node last = (Node) cluster.node(nodes - 1);
+            AdaPS home = cluster.node(0);
+            AdaPS last = cluster.node(nodes - 1);
             cluster.node(nodes - 1).worker().localize(new long[] {0});
-            assertThat(last.holdsRow(last.tables().get(0), 0)).as("row 0 at node %d of %d", nodes - 1, nodes).isTrue();
+            assertThat(Internals.holdsRow(last, last.tables().get(0), 0)).as("row 0 at node %d of %d", nodes - 1, nodes).isTrue();
             cluster.node(0).worker().localize(new long[] {0});
-            assertThat(home.holdsRow(home.tables().get(0), 0)).as("row 0 back at node 0 of %d", nodes).isTrue();
+            assertThat(Internals.holdsRow(home, home.tables().get(0), 0)).as("row 0 back at node 0 of %d", nodes).isTrue();
         }
     }
 }

@@ -1,5 +1,9 @@
 package io.adaps.sampling;
 
+import io.adaps.api.AliasTable;
+import io.adaps.api.KeyDistribution;
+import io.adaps.api.UniformKeys;
+import io.adaps.testing.ChiSquare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

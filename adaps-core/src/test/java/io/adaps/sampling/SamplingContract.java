@@ -1,5 +1,6 @@
 package io.adaps.sampling;
 
+import io.adaps.api.UniformKeys;
 import static io.adaps.sampling.SamplingSetup.ROWS;
 import static io.adaps.sampling.SamplingSetup.VALUE_LENGTH;
 import static org.assertj.core.api.Assertions.assertThat;

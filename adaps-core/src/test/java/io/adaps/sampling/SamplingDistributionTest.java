@@ -1,5 +1,8 @@
 package io.adaps.sampling;
 
+import io.adaps.api.AliasTable;
+import io.adaps.api.KeyDistribution;
+import io.adaps.testing.ChiSquare;
 import static io.adaps.sampling.SamplingSetup.ROWS;
 import static io.adaps.sampling.SamplingSetup.VALUE_LENGTH;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,13 +86,13 @@ class SamplingDistributionTest {
         AliasTable distribution = SamplingSetup.skewed();
         try (AdaPS node = SamplingSetup.single(SamplingScheme.POOL, SamplingSetup.sampled("w", distribution))) {
             int generations = 10;
-            int samples = generations * SamplePool.DEFAULT_SIZE * SamplePool.DEFAULT_REUSE / N;
+            int samples = generations * SamplingScheme.DEFAULT_POOL_SIZE * SamplingScheme.DEFAULT_POOL_REUSE / N;
             long[] observed = sampleDeciles(node.worker(), samples);
             SamplingMetrics metrics = node.metrics().sampling();
             assertThat(metrics.poolFallbackDraws()).isZero();
             assertThat(metrics.poolRefills()).isEqualTo(generations + 1);
             assertThat(report("POOL on one node", observed, SamplingSetup.binProbabilities(distribution),
-                    SamplePool.DEFAULT_REUSE)).isLessThan(ChiSquare.CRITICAL_9_DF);
+                    SamplingScheme.DEFAULT_POOL_REUSE)).isLessThan(ChiSquare.CRITICAL_9_DF);
         }
     }
 
@@ -124,14 +127,14 @@ class SamplingDistributionTest {
         try (TestCluster cluster = SamplingSetup.cluster(2, SamplingScheme.POOL, Technique.ADAPTIVE,
                 SamplingSetup.sampled("w", distribution))) {
             long[][] observed = new long[2][];
-            int samples = 10 * SamplePool.DEFAULT_SIZE * SamplePool.DEFAULT_REUSE / N;
+            int samples = 10 * SamplingScheme.DEFAULT_POOL_SIZE * SamplingScheme.DEFAULT_POOL_REUSE / N;
             Concurrently.run(2, Duration.ofMinutes(2), t -> observed[t] = sampleDeciles(cluster.node(t).worker(), samples));
             for (int node = 0; node < 2; node++) {
                 SamplingMetrics metrics = cluster.node(node).metrics().sampling();
                 assertThat(metrics.poolRefills()).as("refills by node %d's manager", node).isGreaterThan(2);
                 assertThat(report("POOL on node " + node + " of 2 (" + metrics.poolFallbackDraws() + " fallback draws, "
                                 + Math.round(100 * metrics.localFractionAtPull()) + "% local at pull)", observed[node],
-                        SamplingSetup.binProbabilities(distribution), SamplePool.DEFAULT_REUSE))
+                        SamplingSetup.binProbabilities(distribution), SamplingScheme.DEFAULT_POOL_REUSE))
                         .isLessThan(ChiSquare.CRITICAL_9_DF);
             }
         }

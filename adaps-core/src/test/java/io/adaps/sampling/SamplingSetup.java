@@ -1,5 +1,8 @@
 package io.adaps.sampling;
 
+import io.adaps.api.AliasTable;
+import io.adaps.api.KeyDistribution;
+import io.adaps.testing.ChiSquare;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

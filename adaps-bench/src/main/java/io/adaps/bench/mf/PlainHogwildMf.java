@@ -1,6 +1,6 @@
 package io.adaps.bench.mf;
 
-import static io.adaps.util.Checks.checkPositive;
+import static io.adaps.examples.Checks.checkPositive;
 
 import io.adaps.api.Initializer;
 import io.adaps.examples.mf.MfData;

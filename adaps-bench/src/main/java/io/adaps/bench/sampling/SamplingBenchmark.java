@@ -26,7 +26,7 @@ import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.bench.loopback.LoopbackNodes;
-import io.adaps.sampling.AliasTable;
+import io.adaps.api.AliasTable;
 
 /**
  * Sampling access per {@link SamplingScheme}: one operation is one sample of {@code size} rows,

@@ -1,6 +1,6 @@
 package io.adaps.examples.launch;
 
-import static io.adaps.util.Checks.checkPositive;
+import static io.adaps.examples.Checks.checkPositive;
 
 import java.io.IOException;
 import java.time.Duration;

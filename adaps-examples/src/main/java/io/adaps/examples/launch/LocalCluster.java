@@ -1,7 +1,7 @@
 package io.adaps.examples.launch;
 
-import static io.adaps.util.Checks.checkNotNull;
-import static io.adaps.util.Checks.checkPositive;
+import static io.adaps.examples.Checks.checkNotNull;
+import static io.adaps.examples.Checks.checkPositive;
 
 import java.io.IOException;
 import java.net.InetAddress;

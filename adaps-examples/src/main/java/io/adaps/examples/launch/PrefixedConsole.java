@@ -1,6 +1,6 @@
 package io.adaps.examples.launch;
 
-import static io.adaps.util.Checks.checkNotNull;
+import static io.adaps.examples.Checks.checkNotNull;
 
 import java.io.PrintWriter;
 

@@ -1,8 +1,8 @@
 package io.adaps.examples.mf;
 
-import static io.adaps.util.Checks.checkNonNegative;
-import static io.adaps.util.Checks.checkNotNull;
-import static io.adaps.util.Checks.checkPositive;
+import static io.adaps.examples.Checks.checkNonNegative;
+import static io.adaps.examples.Checks.checkNotNull;
+import static io.adaps.examples.Checks.checkPositive;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.TableSpec;

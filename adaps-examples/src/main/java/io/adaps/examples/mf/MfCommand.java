@@ -1,7 +1,8 @@
 package io.adaps.examples.mf;
 
-import static io.adaps.util.Checks.checkPositive;
-import static io.adaps.util.Checks.checkPositiveFinite;
+import io.adaps.examples.Checks;
+import static io.adaps.examples.Checks.checkPositive;
+import static io.adaps.examples.Checks.checkPositiveFinite;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,7 +15,7 @@ import java.util.concurrent.Callable;
 import io.adaps.api.AdaPS;
 import io.adaps.api.ClusterException;
 import io.adaps.api.Technique;
-import io.adaps.util.SplitMix;
+import io.adaps.examples.Seeds;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -159,7 +160,7 @@ public final class MfCommand implements Callable<Integer> {
              MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, learningRate, regularization,
                      threads, batch)) {
             EpochPlan plan = EpochPlan.of(technique, data, node.nodeId(), node.clusterSize(),
-                    SplitMix.hash(seed, SCHEDULE_SEED, 0));
+                    Seeds.derive(seed, SCHEDULE_SEED, 0));
             if (node.nodeId() == 0) {
                 out.println(describeData());
                 out.printf(Locale.ROOT, "model: rank %d, lr %s, reg %s, %d epoch(s), seed %d%n", rank, learningRate,
@@ -180,21 +181,21 @@ public final class MfCommand implements Callable<Integer> {
         try {
             checkPositive(rank, "--rank");
             checkPositiveFinite(learningRate, "--lr");
-            ExampleChecks.checkNonNegativeFinite(regularization, "--reg");
+            Checks.checkNonNegativeFinite(regularization, "--reg");
             checkPositive(epochs, "--epochs");
             checkPositive(threads, "--threads");
             checkPositive(batch, "--batch");
             // Without the flag, the value came from the environment: name where it came from.
-            technique = ExampleChecks.checkOneOf(Technique.class, techniqueName,
+            technique = Checks.checkOneOf(Technique.class, techniqueName,
                     spec.commandLine().getParseResult().hasMatchedOption("--technique") ? "--technique"
                             : "ADAPS_TECHNIQUE");
-            ExampleChecks.checkOpenFraction(testFraction, "--test-fraction");
+            Checks.checkOpenFraction(testFraction, "--test-fraction");
             checkPositive(rows, "--rows");
             checkPositive(cols, "--cols");
             checkPositive(entries, "--entries");
             checkPositive(trueRank, "--true-rank");
-            ExampleChecks.checkNonNegativeFinite(noise, "--noise");
-            ExampleChecks.checkNonNegativeFinite(zipf, "--zipf");
+            Checks.checkNonNegativeFinite(noise, "--noise");
+            Checks.checkNonNegativeFinite(zipf, "--zipf");
         } catch (IllegalArgumentException e) {
             throw usageError(e.getMessage());
         }
@@ -240,7 +241,7 @@ public final class MfCommand implements Callable<Integer> {
     }
 
     private MfData.Split loadData() throws IOException {
-        long splitSeed = SplitMix.hash(seed, SPLIT_SEED, 0);
+        long splitSeed = Seeds.derive(seed, SPLIT_SEED, 0);
         if (trainFile == null) {
             SyntheticMatrix.Spec matrix = new SyntheticMatrix.Spec(rows, cols, entries, trueRank, noise, zipf, seed);
             return new SyntheticMatrix(matrix).sample().split(testFraction, splitSeed);
@@ -264,7 +265,7 @@ public final class MfCommand implements Callable<Integer> {
      */
     private AdaPS startNode(MfData train) {
         AdaPS.Builder builder = MfTables.builder(train.numRows(), train.numCols(), rank,
-                SplitMix.hash(seed, MODEL_SEED, 0)).table(ClusterStats.spec(epochs + 1));
+                Seeds.derive(seed, MODEL_SEED, 0)).table(ClusterStats.spec(epochs + 1));
         try {
             return builder.fromEnvironment().technique(technique).build();
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -1,7 +1,8 @@
 package io.adaps.examples.mf;
 
-import static io.adaps.util.Checks.checkNotNull;
-import static io.adaps.util.Checks.checkPositive;
+import io.adaps.examples.Checks;
+import static io.adaps.examples.Checks.checkNotNull;
+import static io.adaps.examples.Checks.checkPositive;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -97,7 +98,7 @@ public final class MfData {
      * @throws IllegalArgumentException if {@code testFraction} is not in {@code (0, 1)}
      */
     public Split split(double testFraction, long seed) {
-        ExampleChecks.checkOpenFraction(testFraction, "testFraction");
+        Checks.checkOpenFraction(testFraction, "testFraction");
         int[] order = permutation(size(), seed);
         int testSize = (int) Math.round(size() * testFraction);
         return new Split(select(order, testSize, size()), select(order, 0, testSize));

@@ -1,8 +1,9 @@
 package io.adaps.examples.mf;
 
-import static io.adaps.util.Checks.checkNotNull;
-import static io.adaps.util.Checks.checkPositive;
-import static io.adaps.util.Checks.checkPositiveFinite;
+import io.adaps.examples.Checks;
+import static io.adaps.examples.Checks.checkNotNull;
+import static io.adaps.examples.Checks.checkPositive;
+import static io.adaps.examples.Checks.checkPositiveFinite;
 
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
@@ -54,7 +55,7 @@ public final class MfSgdKernel {
                     + colTable + "' (expected " + rank + ", the value length of table '" + rowTable + "')");
         }
         this.learningRate = checkPositiveFinite(learningRate, "learningRate");
-        this.regularization = ExampleChecks.checkNonNegativeFinite(regularization, "regularization");
+        this.regularization = Checks.checkNonNegativeFinite(regularization, "regularization");
         this.batchSize = checkPositive(batchSize, "batchSize");
         this.worker = worker;
         this.rowBatch = new RowBatch(rowFactors, (int) Math.min(batchSize, rowFactors.table().rows()));

@@ -4,7 +4,7 @@ import io.adaps.api.AdaPS;
 import io.adaps.api.Initializers;
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRules;
-import io.adaps.util.SplitMix;
+import io.adaps.examples.Seeds;
 
 /**
  * The two factor tables of a matrix factorization model: {@value #ROWS} (one row of {@code rank}
@@ -26,12 +26,12 @@ public final class MfTables {
 
     /** The row factor table for {@code numRows} rows; its initializer seed is derived from {@code seed}. */
     public static TableSpec rowSpec(int numRows, int rank, long seed) {
-        return spec(ROWS, numRows, rank, SplitMix.hash(seed, 0, 0));
+        return spec(ROWS, numRows, rank, Seeds.derive(seed, 0, 0));
     }
 
     /** The column factor table for {@code numCols} columns; its seed differs from the row table's. */
     public static TableSpec colSpec(int numCols, int rank, long seed) {
-        return spec(COLS, numCols, rank, SplitMix.hash(seed, 1, 0));
+        return spec(COLS, numCols, rank, Seeds.derive(seed, 1, 0));
     }
 
     private static TableSpec spec(String name, int rows, int rank, long initializerSeed) {

@@ -1,11 +1,12 @@
 package io.adaps.examples.mf;
 
-import static io.adaps.util.Checks.checkNotNull;
-import static io.adaps.util.Checks.checkPositive;
+import io.adaps.examples.Checks;
+import static io.adaps.examples.Checks.checkNotNull;
+import static io.adaps.examples.Checks.checkPositive;
 
 import java.util.SplittableRandom;
 
-import io.adaps.util.SplitMix;
+import io.adaps.examples.Seeds;
 
 /**
  * A seeded synthetic ratings matrix in the style of the synthetic matrix factorization task of the
@@ -52,14 +53,14 @@ public final class SyntheticMatrix {
         double stddev = 1 / Math.sqrt(spec.trueRank());
         this.rowFactors = gaussians(spec.rows() * spec.trueRank(), stddev, factorRandom);
         this.colFactors = gaussians(spec.cols() * spec.trueRank(), stddev, factorRandom);
-        this.rowOfRank = MfData.permutation(spec.rows(), SplitMix.hash(spec.seed(), ROW_ID_STREAM, 0));
-        this.colOfRank = MfData.permutation(spec.cols(), SplitMix.hash(spec.seed(), COL_ID_STREAM, 0));
+        this.rowOfRank = MfData.permutation(spec.rows(), Seeds.derive(spec.seed(), ROW_ID_STREAM, 0));
+        this.colOfRank = MfData.permutation(spec.cols(), Seeds.derive(spec.seed(), COL_ID_STREAM, 0));
         this.rowSampler = new ZipfSampler(spec.rows(), spec.zipfExponent());
         this.colSampler = new ZipfSampler(spec.cols(), spec.zipfExponent());
     }
 
     private SplittableRandom stream(long stream) {
-        return new SplittableRandom(SplitMix.hash(spec.seed(), stream, 0));
+        return new SplittableRandom(Seeds.derive(spec.seed(), stream, 0));
     }
 
     private static float[] gaussians(int n, double stddev, SplittableRandom random) {
@@ -131,8 +132,8 @@ public final class SyntheticMatrix {
             checkPositive(cols, "cols");
             checkPositive(entries, "entries");
             checkPositive(trueRank, "trueRank");
-            ExampleChecks.checkNonNegativeFinite(noise, "noise");
-            ExampleChecks.checkNonNegativeFinite(zipfExponent, "zipfExponent");
+            Checks.checkNonNegativeFinite(noise, "noise");
+            Checks.checkNonNegativeFinite(zipfExponent, "zipfExponent");
             long factorFloats = Math.max((long) rows, cols) * trueRank;
             if (factorFloats > Integer.MAX_VALUE - 8) {
                 throw new IllegalArgumentException("rows=" + rows + ", cols=" + cols + ", trueRank=" + trueRank

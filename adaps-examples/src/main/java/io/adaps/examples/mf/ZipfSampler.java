@@ -1,6 +1,7 @@
 package io.adaps.examples.mf;
 
-import static io.adaps.util.Checks.checkPositive;
+import io.adaps.examples.Checks;
+import static io.adaps.examples.Checks.checkPositive;
 
 import java.util.random.RandomGenerator;
 
@@ -26,7 +27,7 @@ public final class ZipfSampler {
      */
     public ZipfSampler(int n, double exponent) {
         checkPositive(n, "n");
-        ExampleChecks.checkNonNegativeFinite(exponent, "exponent");
+        Checks.checkNonNegativeFinite(exponent, "exponent");
         this.exponent = exponent;
         this.cumulative = new double[n];
         double sum = 0;

@@ -1,7 +1,7 @@
 package io.adaps.examples.w2v;
 
-import static io.adaps.util.Checks.checkNotNull;
-import static io.adaps.util.Checks.checkPositive;
+import static io.adaps.examples.Checks.checkNotNull;
+import static io.adaps.examples.Checks.checkPositive;
 
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 

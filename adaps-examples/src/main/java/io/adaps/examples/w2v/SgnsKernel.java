@@ -1,6 +1,6 @@
 package io.adaps.examples.w2v;
 
-import static io.adaps.util.Checks.checkPositive;
+import static io.adaps.examples.Checks.checkPositive;
 
 import java.util.Arrays;
 

@@ -1,7 +1,7 @@
 package io.adaps.examples.w2v;
 
-import static io.adaps.util.Checks.checkPositive;
-import static io.adaps.util.Checks.checkPositiveFinite;
+import static io.adaps.examples.Checks.checkPositive;
+import static io.adaps.examples.Checks.checkPositiveFinite;
 
 /**
  * The settings of skip-gram training with negative sampling, as in the original word2vec.

@@ -1,7 +1,7 @@
 package io.adaps.examples.w2v;
 
-import static io.adaps.util.Checks.checkPositive;
-import static io.adaps.util.Checks.checkPositiveFinite;
+import static io.adaps.examples.Checks.checkPositive;
+import static io.adaps.examples.Checks.checkPositiveFinite;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,8 +17,8 @@ import io.adaps.api.ClusterException;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
 import io.adaps.examples.mf.ClusterStats;
-import io.adaps.examples.mf.ExampleChecks;
-import io.adaps.util.SplitMix;
+import io.adaps.examples.Checks;
+import io.adaps.examples.Seeds;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -154,11 +154,11 @@ public final class W2vCommand implements Callable<Integer> {
             ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(node.nodeId(), node.clusterSize()), threads,
                     ChunkSchedule.DEFAULT_CHUNK_WORDS);
             try (W2vTrainer trainer = new W2vTrainer(node, schedule, new Subsampler(vocabulary, subsample), settings,
-                    SplitMix.hash(seed, TRAINING_SEED, 0))) {
+                    Seeds.derive(seed, TRAINING_SEED, 0))) {
                 if (node.nodeId() == 0) {
                     printHeader(out, counts, split, node, loadSeconds);
                 }
-                new W2vRun(node, trainer, split, vocabulary, settings, SplitMix.hash(seed, HELD_OUT_SEED, 0), out)
+                new W2vRun(node, trainer, split, vocabulary, settings, Seeds.derive(seed, HELD_OUT_SEED, 0), out)
                         .run(epochs);
             }
             node.barrier();
@@ -193,13 +193,13 @@ public final class W2vCommand implements Callable<Integer> {
             checkPositive(window, "--window");
             checkPositive(negatives, "--negatives");
             checkPositive(minCount, "--min-count");
-            ExampleChecks.checkNonNegativeFinite(subsample, "--subsample");
+            Checks.checkNonNegativeFinite(subsample, "--subsample");
             checkPositiveFinite(learningRate, "--lr");
             checkPositive(epochs, "--epochs");
             checkPositive(threads, "--threads");
-            technique = ExampleChecks.checkOneOf(Technique.class, techniqueName, source("--technique",
+            technique = Checks.checkOneOf(Technique.class, techniqueName, source("--technique",
                     "ADAPS_TECHNIQUE"));
-            sampling = ExampleChecks.checkOneOf(SamplingScheme.class, samplingName, source("--sampling",
+            sampling = Checks.checkOneOf(SamplingScheme.class, samplingName, source("--sampling",
                     "ADAPS_SAMPLING"));
             if (maxLines != null) {
                 checkPositive(maxLines, "--max-lines");
@@ -231,7 +231,7 @@ public final class W2vCommand implements Callable<Integer> {
      * with {@code --technique} and {@code --sampling} (which win over the environment, their defaults).
      */
     private AdaPS startNode(Vocabulary vocabulary) {
-        AdaPS.Builder builder = W2vTables.declare(AdaPS.builder(), vocabulary, dim, SplitMix.hash(seed, MODEL_SEED, 0))
+        AdaPS.Builder builder = W2vTables.declare(AdaPS.builder(), vocabulary, dim, Seeds.derive(seed, MODEL_SEED, 0))
                 .table(ClusterStats.spec(W2vRun.STATS_TABLE, epochs + 1));
         try {
             return builder.fromEnvironment().technique(technique).sampling(sampling).build();

@@ -1,6 +1,6 @@
 package io.adaps.examples.w2v;
 
-import static io.adaps.util.Checks.checkNotNull;
+import static io.adaps.examples.Checks.checkNotNull;
 
 import java.util.List;
 import java.util.SplittableRandom;
@@ -8,8 +8,8 @@ import java.util.SplittableRandom;
 import io.adaps.api.AdaPS;
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
-import io.adaps.sampling.KeyDistribution;
-import io.adaps.util.SplitMix;
+import io.adaps.api.KeyDistribution;
+import io.adaps.examples.Seeds;
 
 /**
  * Evaluates the current model on one node (node 0 of a cluster): it pulls both tables whole and
@@ -74,7 +74,7 @@ final class W2vEvaluator {
         long pairs = 0;
         for (int s = 0; s < heldOut.size(); s++) {
             int[] sentence = heldOut.get(s);
-            SplittableRandom random = new SplittableRandom(SplitMix.hash(seed, HELD_OUT_STREAM, s));
+            SplittableRandom random = new SplittableRandom(Seeds.derive(seed, HELD_OUT_STREAM, s));
             for (int center = 0; center < sentence.length; center++) {
                 int last = Math.min(sentence.length - 1, center + window);
                 for (int context = Math.max(0, center - window); context <= last; context++) {

@@ -1,15 +1,15 @@
 package io.adaps.examples.w2v;
 
-import static io.adaps.util.Checks.checkNotNull;
-import static io.adaps.util.Checks.checkPositive;
+import static io.adaps.examples.Checks.checkNotNull;
+import static io.adaps.examples.Checks.checkPositive;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.Initializers;
 import io.adaps.api.Partitioning;
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRules;
-import io.adaps.sampling.AliasTable;
-import io.adaps.util.SplitMix;
+import io.adaps.api.AliasTable;
+import io.adaps.examples.Seeds;
 
 /**
  * The two tables of a skip-gram model, one row per vocabulary word: {@value #IN}, the input
@@ -51,7 +51,7 @@ final class W2vTables {
         return builder
                 .partitioning(Partitioning.HASH)
                 .table(TableSpec.of(IN, counts.length, dim)
-                        .withInitializer(Initializers.uniform(-bound, bound, SplitMix.hash(seed, 0, 0)))
+                        .withInitializer(Initializers.uniform(-bound, bound, Seeds.derive(seed, 0, 0)))
                         .withUpdateRule(UpdateRules.add()))
                 .table(TableSpec.of(OUT, counts.length, dim)
                         .withInitializer(Initializers.zeros())

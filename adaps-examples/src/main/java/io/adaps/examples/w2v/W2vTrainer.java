@@ -1,12 +1,12 @@
 package io.adaps.examples.w2v;
 
-import static io.adaps.util.Checks.checkNotNull;
+import static io.adaps.examples.Checks.checkNotNull;
 
 import java.util.function.LongConsumer;
 
 import io.adaps.api.AdaPS;
 import io.adaps.examples.mf.ShardPool;
-import io.adaps.util.SplitMix;
+import io.adaps.examples.Seeds;
 
 /**
  * Skip-gram training on one AdaPS node: one {@link W2vWorker} per thread of a {@link ShardPool},
@@ -32,7 +32,7 @@ final class W2vTrainer implements AutoCloseable {
         checkNotNull(settings, "settings");
         this.workers = new W2vWorker[schedule.threads()];
         for (int t = 0; t < workers.length; t++) {
-            workers[t] = new W2vWorker(node, schedule, t, subsampler, settings, SplitMix.hash(seed, node.nodeId(), t));
+            workers[t] = new W2vWorker(node, schedule, t, subsampler, settings, Seeds.derive(seed, node.nodeId(), t));
         }
         this.pool = new ShardPool(workers.length, "adaps-w2v");
     }

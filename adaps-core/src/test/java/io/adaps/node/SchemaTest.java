@@ -9,14 +9,14 @@ import org.junit.jupiter.api.Test;
 import io.adaps.api.AdaPS;
 import io.adaps.api.Partitioning;
 import io.adaps.api.TableSpec;
-import io.adaps.sampling.AliasTable;
-import io.adaps.sampling.UniformKeys;
+import io.adaps.api.AliasTable;
+import io.adaps.api.UniformKeys;
 
 /** The schema nodes compare in the handshake covers sampling distributions. */
-class NodeConfigSchemaTest {
+class SchemaTest {
     private static String schema(TableSpec spec) {
         try (AdaPS node = AdaPS.builder().table(spec).build()) {
-            return NodeConfig.schema(node.tables(), Partitioning.RANGE);
+            return Schema.describe(node.tables(), Partitioning.RANGE);
         }
     }
 

@@ -1,7 +1,9 @@
-package io.adaps.sampling;
+package io.adaps.testing;
 
 import java.util.SplittableRandom;
 import java.util.function.LongToIntFunction;
+
+import io.adaps.api.KeyDistribution;
 
 /**
  * Pearson's chi-square goodness-of-fit statistic of seeded draws from a distribution, binned into
@@ -9,10 +11,10 @@ import java.util.function.LongToIntFunction;
  * statistic exceeds {@link #CRITICAL_9_DF} with probability 0.001 if the draws follow the
  * distribution; the draws are seeded, so a passing test always passes.
  */
-final class ChiSquare {
-    static final int BINS = 10;
+public final class ChiSquare {
+    public static final int BINS = 10;
     /** The 0.999 quantile of the chi-square distribution with 9 degrees of freedom. */
-    static final double CRITICAL_9_DF = 27.877;
+    public static final double CRITICAL_9_DF = 27.877;
 
     private ChiSquare() {
     }
@@ -21,7 +23,7 @@ final class ChiSquare {
      * The statistic of {@code observed} counts in {@link #BINS} bins against the bins' exact
      * probabilities {@code binProbability} (each bin expecting at least 5).
      */
-    static double statistic(long[] observed, double[] binProbability) {
+    public static double statistic(long[] observed, double[] binProbability) {
         long draws = 0;
         for (long count : observed) {
             draws += count;
@@ -44,7 +46,7 @@ final class ChiSquare {
      *
      * @throws AssertionError if a draw falls into no bin
      */
-    static double statistic(KeyDistribution distribution, long seed, int draws, LongToIntFunction bin,
+    public static double statistic(KeyDistribution distribution, long seed, int draws, LongToIntFunction bin,
                             double[] binProbability) {
         SplittableRandom random = new SplittableRandom(seed);
         long[] observed = new long[BINS];

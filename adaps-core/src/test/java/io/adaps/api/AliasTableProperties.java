@@ -1,4 +1,4 @@
-package io.adaps.sampling;
+package io.adaps.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

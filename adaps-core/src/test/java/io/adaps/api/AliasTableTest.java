@@ -1,5 +1,6 @@
-package io.adaps.sampling;
+package io.adaps.api;
 
+import io.adaps.testing.ChiSquare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
