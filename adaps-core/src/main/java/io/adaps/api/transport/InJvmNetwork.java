@@ -10,6 +10,10 @@ public final class InJvmNetwork {
     private final ConcurrentHashMap<PeerAddress, InJvmTransport> endpoints = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<PeerAddress, String> refusals = new ConcurrentHashMap<>();
 
+    /** An empty network: no node has joined yet. */
+    public InJvmNetwork() {
+    }
+
     void register(PeerAddress address, InJvmTransport transport) {
         if (endpoints.putIfAbsent(address, transport) != null) {
             throw new IllegalStateException("address=" + address + " (expected an address no started node uses)");

@@ -1,6 +1,6 @@
 package io.adaps.api.transport;
 
-import static io.adaps.api.transport.TransportContract.send;
+import static io.adaps.testing.TransportContract.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.transport.ControlledNetwork.Delivery;
-import io.adaps.api.transport.TransportContract.Inbox;
+import io.adaps.testing.TransportContract.Inbox;
 
 /**
  * The step-driven test network: nothing moves without a step, links interleave but each keeps its

@@ -1,5 +1,6 @@
 package io.adaps.api.transport;
 
+import io.adaps.testing.TransportContract;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

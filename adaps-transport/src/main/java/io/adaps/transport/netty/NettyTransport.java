@@ -1,11 +1,9 @@
 package io.adaps.transport.netty;
 
-import static io.adaps.util.Checks.checkNotNull;
-import static io.adaps.util.Checks.checkPositive;
-
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.DirectBuffer;
@@ -85,14 +83,17 @@ public final class NettyTransport implements Transport {
 
     /** As {@link #NettyTransport(int)}; with {@code allowNative == false} NIO even where epoll works. */
     NettyTransport(int ioThreads, boolean allowNative) {
-        this.ioThreads = checkPositive(ioThreads, "ioThreads");
+        if (ioThreads <= 0) {
+            throw new IllegalArgumentException("ioThreads=" + ioThreads + " (expected > 0)");
+        }
+        this.ioThreads = ioThreads;
         this.allowNative = allowNative;
     }
 
     @Override
     public void start(TransportConfig config, MessageHandler handler) {
-        checkNotNull(config, "config");
-        checkNotNull(handler, "handler");
+        Objects.requireNonNull(config, "config=null (expected a value)");
+        Objects.requireNonNull(handler, "handler=null (expected a value)");
         int helloLength = HandshakeCodec.helloLength(new Hello(config.nodeId(), config.clusterId(), config.schema()));
         if (helloLength > Frame.maxLength(config.maxMessageBytes())) {
             throw new IllegalArgumentException("schema.length()=" + config.schema().length() + " (expected a handshake of <= "
@@ -184,7 +185,7 @@ public final class NettyTransport implements Transport {
         if (length > config.maxMessageBytes()) {
             throw new IllegalArgumentException("length=" + length + " (expected <= maxMessageBytes=" + config.maxMessageBytes() + ")");
         }
-        checkNotNull(buffer, "buffer");
+        Objects.requireNonNull(buffer, "buffer=null (expected a value)");
         if (offset < 0 || length < 0 || offset > buffer.capacity() - length) {
             throw new IllegalArgumentException("offset=" + offset + ", length=" + length
                     + " (expected a range within buffer.capacity()=" + buffer.capacity() + ")");

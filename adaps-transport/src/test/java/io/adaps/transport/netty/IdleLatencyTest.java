@@ -1,6 +1,6 @@
 package io.adaps.transport.netty;
 
-import io.adaps.api.transport.TransportContract.Inbox;
+import io.adaps.testing.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package io.adaps.transport.netty;
 
-import io.adaps.api.transport.TransportContract;
-import io.adaps.api.transport.TransportContract.Inbox;
+import io.adaps.testing.TransportContract;
+import io.adaps.testing.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

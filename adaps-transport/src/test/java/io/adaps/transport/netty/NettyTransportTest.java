@@ -6,7 +6,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.Transport;
-import io.adaps.api.transport.TransportContract;
+import io.adaps.testing.TransportContract;
 
 /** The transport contract on the Netty transport with its default I/O (epoll on Linux). */
 @ExtendWith(NoLeaks.class)

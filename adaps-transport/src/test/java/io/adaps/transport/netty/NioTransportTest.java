@@ -6,7 +6,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.Transport;
-import io.adaps.api.transport.TransportContract;
+import io.adaps.testing.TransportContract;
 
 /** The transport contract on the Netty transport forced to NIO, with two I/O threads per node. */
 @ExtendWith(NoLeaks.class)

@@ -1,4 +1,4 @@
-package io.adaps.api.transport;
+package io.adaps.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,7 +18,10 @@ import org.junit.jupiter.api.Test;
 
 import io.adaps.api.ClusterException;
 import io.adaps.api.PeerFailedException;
-import io.adaps.testing.Concurrently;
+import io.adaps.api.transport.MessageHandler;
+import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.Transport;
+import io.adaps.api.transport.TransportConfig;
 
 /**
  * The {@link Transport} contract, written once and run against every implementation (extend it and
