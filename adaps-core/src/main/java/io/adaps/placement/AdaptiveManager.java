@@ -109,15 +109,21 @@ public final class AdaptiveManager implements AutoCloseable {
         PoolAgent poolAgent = new PoolAgent(context.nodeId(), pools,
                 context.config().technique().signalsIntent() ? active : null);
         SyncAgent rounds = new SyncAgent(sync, requester, window, context.clock(), active::wanted);
-        this.runner = new AgentRunner(new ManagerIdle(), this::onError, null,
-                new CompositeAgent(poolAgent, intents, home, placements, rounds));
+        // AgentRunner names its thread after the agent's role.
+        CompositeAgent duties = new CompositeAgent(poolAgent, intents, home, placements, rounds) {
+            @Override
+            public String roleName() {
+                return "adaps-manager-" + context.nodeId();
+            }
+        };
+        this.runner = new AgentRunner(new ManagerIdle(), this::onError, null, duties);
         this.wait = BoundedWait.forPolling(context.clock());
     }
 
     /** Starts the manager's thread. */
     public void start() {
         AgentRunner.startOnThread(runner, task -> {
-            Thread thread = new Thread(task, "adaps-manager-" + context.nodeId());
+            Thread thread = new Thread(task);
             thread.setDaemon(true);
             return thread;
         });

@@ -1,0 +1,135 @@
+package io.adaps.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import org.agrona.concurrent.CachedNanoClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.adaps.api.AdaPS;
+import io.adaps.api.Table;
+import io.adaps.api.TableSpec;
+import io.adaps.api.Technique;
+import io.adaps.api.Worker;
+import io.adaps.api.transport.InJvmNetwork;
+import io.adaps.api.transport.InJvmTransport;
+import io.adaps.placement.HomePlacement;
+import io.adaps.store.SlotKind;
+import io.adaps.testing.Concurrently;
+
+/**
+ * The adaptive manager's timing decisions follow the node's clock, not the wall clock: with the
+ * clock stopped, a relocation waits at the home for its decision delay and a replica whose intent
+ * ended lingers, however long the test waits in real time; moving the clock past the delay or
+ * the linger period lets them happen.
+ */
+class ControlledClockTest {
+    private static final AtomicInteger PORTS = new AtomicInteger(50_000);
+    /** Real time the test lets pass to show that nothing happens while the clock stands still. */
+    private static final long STILL_MILLIS = 300;
+    private final CachedNanoClock clock = new CachedNanoClock();
+    private final List<AdaPS> nodes = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        nodes.forEach(AdaPS::close);
+    }
+
+    private void start(int count) throws InterruptedException {
+        InJvmNetwork network = new InJvmNetwork();
+        List<String> addresses = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            addresses.add("injvm:" + PORTS.getAndIncrement());
+        }
+        AdaPS[] started = new AdaPS[count];
+        try {
+            Concurrently.run(count, Duration.ofSeconds(30), id -> started[id] = NodeBootstrap.start(AdaPS.builder()
+                    .table(TableSpec.of("t", 30, 2)).technique(Technique.ADAPTIVE).nodeId(id).peers(addresses)
+                    .transport(new InJvmTransport(network)).settings(), clock));
+        } finally {
+            for (AdaPS node : started) {
+                if (node != null) {
+                    nodes.add(node);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aRelocationWaitsAtTheHomeForItsDecisionDelayOnTheNodesClock() throws Exception {
+        start(2);
+        Table table = nodes.get(0).table("t");
+        long[] rows = {1, 2, 3}; // homed at node 0
+        Worker worker = nodes.get(1).worker();
+        worker.table("t").intent(rows, 0, 100);
+
+        Thread.sleep(STILL_MILLIS);
+        for (long row : rows) {
+            assertThat(Internals.kindOf(nodes.get(0), table, row)).as("row %d at its home", row).isEqualTo(SlotKind.OWNED);
+        }
+
+        clock.advance(TimeUnit.MILLISECONDS.toNanos(HomePlacement.DECISION_DELAY_MILLIS));
+        awaitTrue("rows moved to node 1", () -> allOwnedBy(1, table, rows));
+        worker.close();
+    }
+
+    @Test
+    void aReplicaWhoseIntentEndedLingersUntilTheNodesClockMovesOn() throws Exception {
+        start(3);
+        Table table = nodes.get(0).table("t");
+        long[] rows = {4, 5}; // homed at node 0, used by nodes 1 and 2 together: replicated there
+        Worker[] workers = {nodes.get(1).worker(), nodes.get(2).worker()};
+        for (Worker worker : workers) {
+            worker.table("t").intent(rows, 0, 1);
+        }
+        awaitTrue("replicas on nodes 1 and 2", () -> allHeldAs(SlotKind.REPLICA, table, rows, 1, 2));
+
+        for (Worker worker : workers) {
+            worker.advanceClock(); // the intents end: the keys linger
+        }
+        Thread.sleep(STILL_MILLIS);
+        assertThat(allHeldAs(SlotKind.REPLICA, table, rows, 1, 2)).as("replicas kept while the clock stands").isTrue();
+
+        clock.advance(TimeUnit.SECONDS.toNanos(6)); // past the longest linger
+        awaitTrue("replicas dropped", () -> allHeldAs(null, table, rows, 1, 2));
+        for (Worker worker : workers) {
+            worker.close();
+        }
+    }
+
+    private boolean allOwnedBy(int node, Table table, long[] rows) {
+        for (long row : rows) {
+            if (Internals.kindOf(nodes.get(node), table, row) != SlotKind.OWNED) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean allHeldAs(SlotKind kind, Table table, long[] rows, int... on) {
+        for (int node : on) {
+            for (long row : rows) {
+                if (Internals.kindOf(nodes.get(node), table, row) != kind) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Waits, in real time, for what the manager threads do once the clock allows it. */
+    private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as(what + " within 20 s").isNegative();
+            Thread.sleep(5);
+        }
+    }
+}
