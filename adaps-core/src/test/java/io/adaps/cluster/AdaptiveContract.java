@@ -22,6 +22,7 @@ import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
+import io.adaps.testing.Await;
 import io.adaps.testing.Concurrently;
 import io.adaps.api.transport.Transport;
 
@@ -213,37 +214,34 @@ public abstract class AdaptiveContract {
      * nothing is in flight; CI once caught them 1 apart.
      */
     private static void awaitRelocationsArrived(TestCluster cluster) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (true) {
-            long in = 0;
-            long out = 0;
-            for (int n = 0; n < NODES; n++) {
-                NodeMetrics metrics = cluster.node(n).metrics();
-                in += metrics.relocationsIn();
-                out += metrics.relocationsOut();
-            }
-            if (in == out || System.nanoTime() - deadline > 0) {
-                assertThat(in).as("relocations in, over all nodes (= out, once none is in flight)").isEqualTo(out);
-                return;
-            }
-            Thread.sleep(10);
+        Await.until("relocations in = out, over all nodes (once none is in flight)", Duration.ofSeconds(10),
+                () -> relocations(cluster), moves -> moves.in() == moves.out());
+    }
+
+    /** Relocations in and out, summed over the nodes. */
+    private record Relocations(long in, long out) {
+    }
+
+    private static Relocations relocations(TestCluster cluster) {
+        long in = 0;
+        long out = 0;
+        for (int n = 0; n < cluster.size(); n++) {
+            NodeMetrics metrics = cluster.node(n).metrics();
+            in += metrics.relocationsIn();
+            out += metrics.relocationsOut();
         }
+        return new Relocations(in, out);
     }
 
     /** Pulls {@code keys} until no pull of them leaves the node; at most 20 s. */
     private static void awaitLocal(Worker worker, AdaPS node, long[] keys) throws InterruptedException {
         float[] values = new float[keys.length * 2];
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (true) {
+        Await.until("keys local at node " + node.nodeId(), Duration.ofSeconds(20), () -> {
             worker.waitSync();
             long before = remoteAccesses(node, worker);
             worker.table("t").pull(keys, values);
-            if (remoteAccesses(node, worker) == before) {
-                return;
-            }
-            assertThat(System.nanoTime()).as("keys local at node %d in time", node.nodeId()).isLessThan(deadline);
-            Thread.sleep(10);
-        }
+            return remoteAccesses(node, worker) == before;
+        });
     }
 
     private static long remoteAccesses(AdaPS node, Worker worker) {

@@ -23,6 +23,7 @@ import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.api.UpdateRules;
 import io.adaps.api.Worker;
+import io.adaps.testing.Await;
 import io.adaps.testing.Concurrently;
 import io.adaps.api.transport.Transport;
 
@@ -187,7 +188,7 @@ public abstract class ClusterContract {
             Concurrently.run(3, Duration.ofSeconds(30), id -> {
                 for (int round = 0; round < 5; round++) {
                     if (id == 2 && round == 0) {
-                        Thread.sleep(300);
+                        Thread.sleep(300); // node 2 comes late on purpose: the others must wait for it
                         lateNodeArrived.set(true);
                     }
                     cluster.node(id).barrier();
@@ -292,7 +293,7 @@ public abstract class ClusterContract {
             Worker worker = cluster.node(0).worker();
             cluster.node(1).close();
             cluster.transport(2).close();
-            await(() -> {
+            Await.until("node 0 told that node 1 left", Duration.ofSeconds(10), () -> {
                 try {
                     worker.pull(15, new float[1], 0);
                     return false;
@@ -300,7 +301,7 @@ public abstract class ClusterContract {
                     return e.left() && e.peer() == 1 && e.getMessage().contains("left the cluster after barrier 0");
                 }
             });
-            await(() -> {
+            Await.until("node 0 told that node 2 failed", Duration.ofSeconds(10), () -> {
                 try {
                     worker.pull(25, new float[1], 0);
                     return false;
@@ -308,14 +309,6 @@ public abstract class ClusterContract {
                     return !e.left() && e.peer() == 2;
                 }
             });
-        }
-    }
-
-    private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition within 10 s").isLessThan(deadline);
-            Thread.sleep(10);
         }
     }
 }

@@ -39,7 +39,7 @@ class NettyClusterTest extends ClusterContract {
             cluster.node(0).worker().push(new long[] {0, 4, 8}, new float[6]);
             assertThat(Nodes.transportThreads()).isNotEmpty();
         }
-        assertThat(Nodes.transportThreadsAfterClose()).as("transport threads left after close").isEmpty();
+        Nodes.awaitTransportThreadsEnded();
     }
 
     /** The relocation guarantees over the same transport. */
