@@ -8,8 +8,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.function.UnaryOperator;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -24,7 +24,6 @@ import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.testing.Await;
 import io.adaps.testing.Concurrently;
-import io.adaps.api.transport.Transport;
 
 /**
  * The guarantees of every {@link Technique}, under workloads that make the adaptive manager
@@ -51,9 +50,13 @@ public abstract class AdaptiveContract {
     private static final int LOOKAHEAD = 2;
     private static final int HOT = 8;
 
-    protected abstract Transport newTransport(int node);
+    /** The transport under test: the concrete test class's {@link ClusterFixture}. */
+    private ClusterFixture fixture;
 
-    protected abstract List<String> addresses(int nodes);
+    @BeforeEach
+    void useFixture(ClusterFixture fixture) {
+        this.fixture = fixture;
+    }
 
     /** Who accesses which keys. */
     enum Workload {
@@ -87,16 +90,12 @@ public abstract class AdaptiveContract {
         return matrix;
     }
 
-    private TestCluster cluster(int nodes, UnaryOperator<AdaPS.Builder> configure) throws InterruptedException {
-        return new TestCluster(nodes, addresses(nodes), this::newTransport, configure);
-    }
-
     @ParameterizedTest(name = "{0} under {1}")
     @MethodSource("techniquesByWorkloads")
     void noUpdateIsLostAndWorkersReadTheirWritesAndReplicasConverge(Technique technique, Workload workload)
             throws Exception {
         AtomicLongArray pushes = new AtomicLongArray(ROWS);
-        try (TestCluster cluster = cluster(NODES, b -> b.table(TableSpec.of("t", ROWS, VALUE_LENGTH))
+        try (TestCluster cluster = fixture.cluster(NODES, b -> b.table(TableSpec.of("t", ROWS, VALUE_LENGTH))
                 .technique(technique))) {
             Concurrently.run(NODES * WORKERS_PER_NODE, Duration.ofMinutes(2), t -> {
                 int node = t / WORKERS_PER_NODE;
@@ -182,7 +181,7 @@ public abstract class AdaptiveContract {
     @ParameterizedTest
     @EnumSource(value = Technique.class, names = {"ADAPTIVE", "RELOCATION_ONLY", "REPLICATION_ONLY", "FULL_REPLICATION"})
     void keysWithLocalIntentAreAccessedLocally(Technique technique) throws Exception {
-        try (TestCluster cluster = cluster(2, b -> b.table(TableSpec.of("t", 100, 2)).technique(technique))) {
+        try (TestCluster cluster = fixture.cluster(2, b -> b.table(TableSpec.of("t", 100, 2)).technique(technique))) {
             long[] shared = range(0, 25);
             long[] wanted = range(0, 50);
             Concurrently.run(2, Duration.ofMinutes(1), n -> {
@@ -251,7 +250,7 @@ public abstract class AdaptiveContract {
     @Test
     void techniquesCanDifferBetweenNodes() throws Exception {
         Technique[] techniques = {Technique.ADAPTIVE, Technique.STATIC, Technique.REPLICATION_ONLY};
-        try (TestCluster cluster = new TestCluster(3, addresses(3), this::newTransport,
+        try (TestCluster cluster = fixture.cluster(3,
                 (id, b) -> b.table(TableSpec.of("t", 30, 1)).technique(techniques[id]))) {
             float[] one = {1f};
             Concurrently.run(3, Duration.ofMinutes(1), n -> {

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
@@ -29,12 +30,16 @@ import io.adaps.api.transport.Transport;
 
 /**
  * The guarantees of the distributed parameter server, written once and run over every transport
- * (extend it and say how to make transports and addresses).
+ * (extend it and register the transport's {@link ClusterFixture}).
  */
 public abstract class ClusterContract {
-    protected abstract Transport newTransport(int node);
+    /** The transport under test: the concrete test class's {@link ClusterFixture}. */
+    private ClusterFixture fixture;
 
-    protected abstract List<String> addresses(int nodes);
+    @BeforeEach
+    void useFixture(ClusterFixture fixture) {
+        this.fixture = fixture;
+    }
 
     /** Operations per worker in the invariant tests. */
     protected int operations() {
@@ -42,7 +47,7 @@ public abstract class ClusterContract {
     }
 
     private TestCluster cluster(int nodes, Partitioning partitioning, TableSpec... tables) throws InterruptedException {
-        return new TestCluster(nodes, addresses(nodes), this::newTransport, builder -> {
+        return fixture.cluster(nodes, builder -> {
             for (TableSpec table : tables) {
                 builder.table(table);
             }
@@ -227,10 +232,10 @@ public abstract class ClusterContract {
 
     @Test
     void aNodeWithAnotherSchemaIsRefused() throws Exception {
-        List<String> addresses = addresses(2);
+        List<String> addresses = fixture.addresses(2);
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Transport t0 = newTransport(0);
-        Transport t1 = newTransport(1);
+        Transport t0 = fixture.transport(0);
+        Transport t1 = fixture.transport(1);
         Thread other = new Thread(() -> {
             try (AdaPS node = AdaPS.builder().nodeId(1).peers(addresses).transport(t1)
                     .connectTimeout(Duration.ofSeconds(5)).table(TableSpec.of("t", 10, 8)).build()) {
@@ -253,7 +258,7 @@ public abstract class ClusterContract {
     void largeBatchesAreSplitIntoMessagesThatFit() throws Exception {
         int valueLength = 512;
         int rows = 2_000; // 2000 x 2 KiB = 4 MiB of values per full pull
-        try (TestCluster cluster = new TestCluster(2, addresses(2), this::newTransport,
+        try (TestCluster cluster = fixture.cluster(2,
                 b -> b.table(TableSpec.of("big", rows, valueLength)).maxMessageBytes(256 * 1024))) {
             Worker worker = cluster.node(0).worker();
             long[] all = new long[rows];

@@ -3,11 +3,8 @@ package io.adaps.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
@@ -16,12 +13,11 @@ import io.adaps.api.Table;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
+import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
 import io.adaps.store.SlotKind;
 import io.adaps.testing.Await;
 import io.adaps.testing.Concurrently;
-import io.adaps.api.transport.InJvmNetwork;
-import io.adaps.api.transport.InJvmTransport;
 
 /**
  * The adaptive manager decides right: keys with intent on one node end up owned there, keys with
@@ -29,7 +25,6 @@ import io.adaps.api.transport.InJvmTransport;
  * one owner: its home, or one of them), and replicas disappear once the intent ends.
  */
 class ManagerDecisionTest {
-    private static final AtomicInteger PORTS = new AtomicInteger(10_000);
     private static final int NODES = 4;
     private static final int ROWS = 80;
     /** How long the managers may take to act on the intents. */
@@ -37,12 +32,7 @@ class ManagerDecisionTest {
 
     @Test
     void singleNodeIntentRelocatesMultiNodeIntentReplicatesAndEndedIntentDropsReplicas() throws Exception {
-        InJvmNetwork network = new InJvmNetwork();
-        List<String> addresses = new ArrayList<>();
-        for (int i = 0; i < NODES; i++) {
-            addresses.add("injvm:" + PORTS.getAndIncrement());
-        }
-        try (TestCluster cluster = new TestCluster(NODES, addresses, i -> new InJvmTransport(network),
+        try (TestCluster cluster = ClusterFixture.inJvm().cluster(NODES,
                 b -> b.table(TableSpec.of("t", ROWS, 2)).technique(Technique.ADAPTIVE))) {
             AdaPS[] nodes = new AdaPS[NODES];
             for (int n = 0; n < NODES; n++) {
