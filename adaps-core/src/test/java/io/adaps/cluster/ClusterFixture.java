@@ -15,6 +15,7 @@ import io.adaps.api.AdaPS;
 import io.adaps.api.transport.InJvmNetwork;
 import io.adaps.api.transport.InJvmTransport;
 import io.adaps.api.transport.Transport;
+import io.adaps.util.Checks;
 
 /**
  * The transport a test's clusters run on: how to make node i's transport and the addresses of n
@@ -43,8 +44,8 @@ public final class ClusterFixture implements ParameterResolver {
      * @param addresses  gives {@code n} free addresses ({@code host:port}) for a cluster of n nodes
      */
     public ClusterFixture(IntFunction<Transport> transports, IntFunction<List<String>> addresses) {
-        this.transports = transports;
-        this.addresses = addresses;
+        this.transports = Checks.checkNotNull(transports, "transports");
+        this.addresses = Checks.checkNotNull(addresses, "addresses");
     }
 
     /**
