@@ -8,8 +8,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.function.UnaryOperator;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -22,8 +22,8 @@ import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
+import io.adaps.testing.Await;
 import io.adaps.testing.Concurrently;
-import io.adaps.api.transport.Transport;
 
 /**
  * The guarantees of every {@link Technique}, under workloads that make the adaptive manager
@@ -50,9 +50,13 @@ public abstract class AdaptiveContract {
     private static final int LOOKAHEAD = 2;
     private static final int HOT = 8;
 
-    protected abstract Transport newTransport(int node);
+    /** The transport under test: the concrete test class's {@link ClusterFixture}. */
+    private ClusterFixture fixture;
 
-    protected abstract List<String> addresses(int nodes);
+    @BeforeEach
+    void useFixture(ClusterFixture fixture) {
+        this.fixture = fixture;
+    }
 
     /** Who accesses which keys. */
     enum Workload {
@@ -86,16 +90,12 @@ public abstract class AdaptiveContract {
         return matrix;
     }
 
-    private TestCluster cluster(int nodes, UnaryOperator<AdaPS.Builder> configure) throws InterruptedException {
-        return new TestCluster(nodes, addresses(nodes), this::newTransport, configure);
-    }
-
     @ParameterizedTest(name = "{0} under {1}")
     @MethodSource("techniquesByWorkloads")
     void noUpdateIsLostAndWorkersReadTheirWritesAndReplicasConverge(Technique technique, Workload workload)
             throws Exception {
         AtomicLongArray pushes = new AtomicLongArray(ROWS);
-        try (TestCluster cluster = cluster(NODES, b -> b.table(TableSpec.of("t", ROWS, VALUE_LENGTH))
+        try (TestCluster cluster = fixture.cluster(NODES, b -> b.table(TableSpec.of("t", ROWS, VALUE_LENGTH))
                 .technique(technique))) {
             Concurrently.run(NODES * WORKERS_PER_NODE, Duration.ofMinutes(2), t -> {
                 int node = t / WORKERS_PER_NODE;
@@ -181,7 +181,7 @@ public abstract class AdaptiveContract {
     @ParameterizedTest
     @EnumSource(value = Technique.class, names = {"ADAPTIVE", "RELOCATION_ONLY", "REPLICATION_ONLY", "FULL_REPLICATION"})
     void keysWithLocalIntentAreAccessedLocally(Technique technique) throws Exception {
-        try (TestCluster cluster = cluster(2, b -> b.table(TableSpec.of("t", 100, 2)).technique(technique))) {
+        try (TestCluster cluster = fixture.cluster(2, b -> b.table(TableSpec.of("t", 100, 2)).technique(technique))) {
             long[] shared = range(0, 25);
             long[] wanted = range(0, 50);
             Concurrently.run(2, Duration.ofMinutes(1), n -> {
@@ -213,37 +213,34 @@ public abstract class AdaptiveContract {
      * nothing is in flight; CI once caught them 1 apart.
      */
     private static void awaitRelocationsArrived(TestCluster cluster) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (true) {
-            long in = 0;
-            long out = 0;
-            for (int n = 0; n < NODES; n++) {
-                NodeMetrics metrics = cluster.node(n).metrics();
-                in += metrics.relocationsIn();
-                out += metrics.relocationsOut();
-            }
-            if (in == out || System.nanoTime() - deadline > 0) {
-                assertThat(in).as("relocations in, over all nodes (= out, once none is in flight)").isEqualTo(out);
-                return;
-            }
-            Thread.sleep(10);
+        Await.until("relocations in = out, over all nodes (once none is in flight)", Duration.ofSeconds(10),
+                () -> relocations(cluster), moves -> moves.in() == moves.out());
+    }
+
+    /** Relocations in and out, summed over the nodes. */
+    private record Relocations(long in, long out) {
+    }
+
+    private static Relocations relocations(TestCluster cluster) {
+        long in = 0;
+        long out = 0;
+        for (int n = 0; n < cluster.size(); n++) {
+            NodeMetrics metrics = cluster.node(n).metrics();
+            in += metrics.relocationsIn();
+            out += metrics.relocationsOut();
         }
+        return new Relocations(in, out);
     }
 
     /** Pulls {@code keys} until no pull of them leaves the node; at most 20 s. */
     private static void awaitLocal(Worker worker, AdaPS node, long[] keys) throws InterruptedException {
         float[] values = new float[keys.length * 2];
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (true) {
+        Await.until("keys local at node " + node.nodeId(), Duration.ofSeconds(20), () -> {
             worker.waitSync();
             long before = remoteAccesses(node, worker);
             worker.table("t").pull(keys, values);
-            if (remoteAccesses(node, worker) == before) {
-                return;
-            }
-            assertThat(System.nanoTime()).as("keys local at node %d in time", node.nodeId()).isLessThan(deadline);
-            Thread.sleep(10);
-        }
+            return remoteAccesses(node, worker) == before;
+        });
     }
 
     private static long remoteAccesses(AdaPS node, Worker worker) {
@@ -253,7 +250,7 @@ public abstract class AdaptiveContract {
     @Test
     void techniquesCanDifferBetweenNodes() throws Exception {
         Technique[] techniques = {Technique.ADAPTIVE, Technique.STATIC, Technique.REPLICATION_ONLY};
-        try (TestCluster cluster = new TestCluster(3, addresses(3), this::newTransport,
+        try (TestCluster cluster = fixture.cluster(3,
                 (id, b) -> b.table(TableSpec.of("t", 30, 1)).technique(techniques[id]))) {
             float[] one = {1f};
             Concurrently.run(3, Duration.ofMinutes(1), n -> {

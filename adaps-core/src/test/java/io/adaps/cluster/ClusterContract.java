@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
@@ -23,17 +24,22 @@ import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.api.UpdateRules;
 import io.adaps.api.Worker;
+import io.adaps.testing.Await;
 import io.adaps.testing.Concurrently;
 import io.adaps.api.transport.Transport;
 
 /**
  * The guarantees of the distributed parameter server, written once and run over every transport
- * (extend it and say how to make transports and addresses).
+ * (extend it and register the transport's {@link ClusterFixture}).
  */
 public abstract class ClusterContract {
-    protected abstract Transport newTransport(int node);
+    /** The transport under test: the concrete test class's {@link ClusterFixture}. */
+    private ClusterFixture fixture;
 
-    protected abstract List<String> addresses(int nodes);
+    @BeforeEach
+    void useFixture(ClusterFixture fixture) {
+        this.fixture = fixture;
+    }
 
     /** Operations per worker in the invariant tests. */
     protected int operations() {
@@ -41,7 +47,7 @@ public abstract class ClusterContract {
     }
 
     private TestCluster cluster(int nodes, Partitioning partitioning, TableSpec... tables) throws InterruptedException {
-        return new TestCluster(nodes, addresses(nodes), this::newTransport, builder -> {
+        return fixture.cluster(nodes, builder -> {
             for (TableSpec table : tables) {
                 builder.table(table);
             }
@@ -187,7 +193,7 @@ public abstract class ClusterContract {
             Concurrently.run(3, Duration.ofSeconds(30), id -> {
                 for (int round = 0; round < 5; round++) {
                     if (id == 2 && round == 0) {
-                        Thread.sleep(300);
+                        Thread.sleep(300); // node 2 comes late on purpose: the others must wait for it
                         lateNodeArrived.set(true);
                     }
                     cluster.node(id).barrier();
@@ -226,10 +232,10 @@ public abstract class ClusterContract {
 
     @Test
     void aNodeWithAnotherSchemaIsRefused() throws Exception {
-        List<String> addresses = addresses(2);
+        List<String> addresses = fixture.addresses(2);
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Transport t0 = newTransport(0);
-        Transport t1 = newTransport(1);
+        Transport t0 = fixture.transport(0);
+        Transport t1 = fixture.transport(1);
         Thread other = new Thread(() -> {
             try (AdaPS node = AdaPS.builder().nodeId(1).peers(addresses).transport(t1)
                     .connectTimeout(Duration.ofSeconds(5)).table(TableSpec.of("t", 10, 8)).build()) {
@@ -252,7 +258,7 @@ public abstract class ClusterContract {
     void largeBatchesAreSplitIntoMessagesThatFit() throws Exception {
         int valueLength = 512;
         int rows = 2_000; // 2000 x 2 KiB = 4 MiB of values per full pull
-        try (TestCluster cluster = new TestCluster(2, addresses(2), this::newTransport,
+        try (TestCluster cluster = fixture.cluster(2,
                 b -> b.table(TableSpec.of("big", rows, valueLength)).maxMessageBytes(256 * 1024))) {
             Worker worker = cluster.node(0).worker();
             long[] all = new long[rows];
@@ -292,7 +298,7 @@ public abstract class ClusterContract {
             Worker worker = cluster.node(0).worker();
             cluster.node(1).close();
             cluster.transport(2).close();
-            await(() -> {
+            Await.until("node 0 told that node 1 left", Duration.ofSeconds(10), () -> {
                 try {
                     worker.pull(15, new float[1], 0);
                     return false;
@@ -300,7 +306,7 @@ public abstract class ClusterContract {
                     return e.left() && e.peer() == 1 && e.getMessage().contains("left the cluster after barrier 0");
                 }
             });
-            await(() -> {
+            Await.until("node 0 told that node 2 failed", Duration.ofSeconds(10), () -> {
                 try {
                     worker.pull(25, new float[1], 0);
                     return false;
@@ -308,14 +314,6 @@ public abstract class ClusterContract {
                     return !e.left() && e.peer() == 2;
                 }
             });
-        }
-    }
-
-    private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition within 10 s").isLessThan(deadline);
-            Thread.sleep(10);
         }
     }
 }

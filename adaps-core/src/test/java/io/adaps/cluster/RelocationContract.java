@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.UnaryOperator;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
@@ -20,8 +19,8 @@ import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.UpdateRules;
 import io.adaps.api.Worker;
+import io.adaps.testing.Await;
 import io.adaps.testing.Concurrently;
-import io.adaps.api.transport.Transport;
 
 /**
  * The guarantees of relocation ({@code localize}), written once and run over every transport:
@@ -29,17 +28,17 @@ import io.adaps.api.transport.Transport;
  * node still reaches them, and no update is lost or applied twice while they move.
  */
 public abstract class RelocationContract {
-    protected abstract Transport newTransport(int node);
+    /** The transport under test: the concrete test class's {@link ClusterFixture}. */
+    private ClusterFixture fixture;
 
-    protected abstract List<String> addresses(int nodes);
+    @BeforeEach
+    void useFixture(ClusterFixture fixture) {
+        this.fixture = fixture;
+    }
 
     /** Operations per worker in the invariant test. */
     protected int operations() {
         return 1_500;
-    }
-
-    private TestCluster cluster(int nodes, UnaryOperator<AdaPS.Builder> configure) throws InterruptedException {
-        return new TestCluster(nodes, addresses(nodes), this::newTransport, configure);
     }
 
     private static long[] range(int from, int to) {
@@ -52,7 +51,7 @@ public abstract class RelocationContract {
     void localizedRowsAreServedLocallyAndOtherNodesFollowThem() throws Exception {
         TableSpec sums = TableSpec.of("sums", 30, 4);
         TableSpec steps = TableSpec.of("steps", 30, 2).withUpdateRule(UpdateRules.adagrad(0.5f, 1e-6f));
-        try (TestCluster cluster = cluster(3, b -> b.table(sums).table(steps))) {
+        try (TestCluster cluster = fixture.cluster(3, b -> b.table(sums).table(steps))) {
             Worker[] workers = {cluster.node(0).worker(), cluster.node(1).worker(), cluster.node(2).worker()};
             float[] gradient = {1f, -2f};
             workers[0].table("steps").push(3, gradient, 0); // accumulator state at the home, node 0
@@ -108,7 +107,7 @@ public abstract class RelocationContract {
         int nodes = 4;
         int workersPerNode = 2;
         AtomicLong pushed = new AtomicLong();
-        try (TestCluster cluster = cluster(nodes, b -> b.table(TableSpec.of("t", rows, valueLength)))) {
+        try (TestCluster cluster = fixture.cluster(nodes, b -> b.table(TableSpec.of("t", rows, valueLength)))) {
             Concurrently.run(nodes * workersPerNode, Duration.ofMinutes(3), t -> {
                 Worker worker = cluster.node(t / workersPerNode).worker();
                 TableView table = worker.table("t");
@@ -172,7 +171,7 @@ public abstract class RelocationContract {
 
     @Test
     void rowsOfAFailedOwnerFailTheirOperationsAndOthersKeepWorking() throws Exception {
-        try (TestCluster cluster = cluster(3, b -> b.table(TableSpec.of("t", 30, 2)))) {
+        try (TestCluster cluster = fixture.cluster(3, b -> b.table(TableSpec.of("t", 30, 2)))) {
             Worker atHome = cluster.node(0).worker();
             Worker other = cluster.node(1).worker();
             cluster.node(2).worker().localize(range(0, 5)); // home: node 0
@@ -188,7 +187,14 @@ public abstract class RelocationContract {
             }).isInstanceOf(PeerFailedException.class);
             assertThatThrownBy(() -> atHome.pull(1, value, 0)).isInstanceOf(PeerFailedException.class)
                     .satisfies(e -> assertThat(((PeerFailedException) e).peer()).isEqualTo(2));
-            awaitFailureOf(other);
+            Await.until("node 1 told that node 2 failed", Duration.ofSeconds(10), () -> {
+                try {
+                    other.pull(25, new float[2], 0); // homed at node 2
+                    return false;
+                } catch (PeerFailedException e) {
+                    return true;
+                }
+            });
             assertThatThrownBy(() -> other.push(new long[] {1}, new float[2])).isInstanceOf(PeerFailedException.class)
                     .satisfies(e -> assertThat(((PeerFailedException) e).peer()).isEqualTo(2));
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
@@ -202,22 +208,10 @@ public abstract class RelocationContract {
         }
     }
 
-    private static void awaitFailureOf(Worker worker) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (true) {
-            try {
-                worker.pull(25, new float[2], 0); // homed at node 2
-            } catch (PeerFailedException e) {
-                return;
-            }
-            assertThat(System.nanoTime()).as("failure detected within 10 s").isLessThan(deadline);
-            Thread.sleep(10);
-        }
-    }
-
     @Test
     void underTheStaticTechniqueNothingMoves() throws Exception {
-        try (TestCluster cluster = cluster(2, b -> b.table(TableSpec.of("t", 10, 2)).technique(Technique.STATIC))) {
+        try (TestCluster cluster = fixture.cluster(2,
+                b -> b.table(TableSpec.of("t", 10, 2)).technique(Technique.STATIC))) {
             Worker worker = cluster.node(1).worker();
             worker.localize(range(0, 5)); // home: node 0
             worker.waitFor(worker.localizeAsync(range(0, 5), 0, 5));

@@ -3,12 +3,8 @@ package io.adaps.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,11 +13,11 @@ import io.adaps.api.Table;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
+import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
 import io.adaps.store.SlotKind;
+import io.adaps.testing.Await;
 import io.adaps.testing.Concurrently;
-import io.adaps.api.transport.InJvmNetwork;
-import io.adaps.api.transport.InJvmTransport;
 
 /**
  * The adaptive manager decides right: keys with intent on one node end up owned there, keys with
@@ -29,18 +25,14 @@ import io.adaps.api.transport.InJvmTransport;
  * one owner: its home, or one of them), and replicas disappear once the intent ends.
  */
 class ManagerDecisionTest {
-    private static final AtomicInteger PORTS = new AtomicInteger(10_000);
     private static final int NODES = 4;
     private static final int ROWS = 80;
+    /** How long the managers may take to act on the intents. */
+    private static final Duration PLACED_WITHIN = Duration.ofSeconds(20);
 
     @Test
     void singleNodeIntentRelocatesMultiNodeIntentReplicatesAndEndedIntentDropsReplicas() throws Exception {
-        InJvmNetwork network = new InJvmNetwork();
-        List<String> addresses = new ArrayList<>();
-        for (int i = 0; i < NODES; i++) {
-            addresses.add("injvm:" + PORTS.getAndIncrement());
-        }
-        try (TestCluster cluster = new TestCluster(NODES, addresses, i -> new InJvmTransport(network),
+        try (TestCluster cluster = ClusterFixture.inJvm().cluster(NODES,
                 b -> b.table(TableSpec.of("t", ROWS, 2)).technique(Technique.ADAPTIVE))) {
             AdaPS[] nodes = new AdaPS[NODES];
             for (int n = 0; n < NODES; n++) {
@@ -60,9 +52,9 @@ class ManagerDecisionTest {
                     worker.table("t").intent(shared, 0, 5);
                 }
                 if (n == 0) {
-                    awaitTrue("rows 0..9 owned by node 1",
+                    Await.until("rows 0..9 owned by node 1", PLACED_WITHIN,
                             () -> all(single, row -> Internals.kindOf(nodes[1], table, row) == SlotKind.OWNED));
-                    awaitTrue("rows 20..29 held by nodes 2 and 3", () -> all(shared,
+                    Await.until("rows 20..29 held by nodes 2 and 3", PLACED_WITHIN, () -> all(shared,
                             row -> Internals.kindOf(nodes[2], table, row) != null && Internals.kindOf(nodes[3], table, row) != null));
                     checkOneOwnerAndReplicasOnlyWithIntent(nodes, table, shared);
                 }
@@ -72,7 +64,7 @@ class ManagerDecisionTest {
                     worker.advanceClock();
                 }
             });
-            awaitTrue("no replicas left", () -> Arrays.stream(nodes)
+            Await.until("no replicas left", PLACED_WITHIN, () -> Arrays.stream(nodes)
                     .allMatch(node -> node.metrics().replication().replicasHeld() == 0));
             assertThat(all(single, row -> Internals.kindOf(nodes[1], table, row) == SlotKind.OWNED))
                     .as("relocated rows stay where they are").isTrue();
@@ -106,14 +98,6 @@ class ManagerDecisionTest {
             }
         }
         return true;
-    }
-
-    private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as(what).isNegative();
-            Thread.sleep(5);
-        }
     }
 
     private static long[] rows(int from, int to) {

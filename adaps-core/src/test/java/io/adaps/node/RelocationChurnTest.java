@@ -3,7 +3,6 @@ package io.adaps.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
-import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -11,9 +10,8 @@ import io.adaps.api.AdaPS;
 import io.adaps.api.Table;
 import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
+import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
-import io.adaps.api.transport.InJvmNetwork;
-import io.adaps.api.transport.InJvmTransport;
 
 /**
  * Rows that move back and forth for a long time: the slots they leave are reused, so memory
@@ -22,10 +20,8 @@ import io.adaps.api.transport.InJvmTransport;
 class RelocationChurnTest {
     @Test
     void constantRelocationChurnReusesSlots() throws Exception {
-        InJvmNetwork network = new InJvmNetwork();
         int rounds = 200;
-        try (TestCluster cluster = new TestCluster(2, List.of("churn:1", "churn:2"), n -> new InJvmTransport(network),
-                b -> b.table(TableSpec.of("t", 200, 8)))) {
+        try (TestCluster cluster = ClusterFixture.inJvm().cluster(2, b -> b.table(TableSpec.of("t", 200, 8)))) {
             AdaPS[] nodes = {cluster.node(0), cluster.node(1)};
             Table table = nodes[0].table("t");
             long[] moving = new long[100]; // rows 0..99: homed at node 0

@@ -2,16 +2,13 @@ package io.adaps.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.TableSpec;
+import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
-import io.adaps.api.transport.InJvmNetwork;
-import io.adaps.api.transport.InJvmTransport;
 
 /**
  * One thread may serve the nodes of several clusters in turn (a test suite's main thread, a pooled
@@ -38,12 +35,7 @@ class ThreadAcrossClustersTest {
      * last node relinquish the row.
      */
     private static void moveRowZeroAwayAndBack(int nodes) throws Exception {
-        InJvmNetwork network = new InJvmNetwork();
-        List<String> addresses = new ArrayList<>();
-        for (int node = 0; node < nodes; node++) {
-            addresses.add("injvm:" + (node + 1));
-        }
-        try (TestCluster cluster = new TestCluster(nodes, addresses, node -> new InJvmTransport(network),
+        try (TestCluster cluster = ClusterFixture.inJvm().cluster(nodes,
                 builder -> builder.table(TableSpec.of("t", 12, 2)))) {
             AdaPS home = cluster.node(0);
             AdaPS last = cluster.node(nodes - 1);

@@ -2,9 +2,6 @@ package io.adaps.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
@@ -12,27 +9,20 @@ import io.adaps.api.NodeMetrics;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
+import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
-import io.adaps.api.transport.InJvmNetwork;
-import io.adaps.api.transport.InJvmTransport;
 
 /**
  * An owner answers a replica's refresh with the value only when the value changed: replicas of
  * rows nobody updates cost a version per round, not a value.
  */
 class UnchangedRefreshTest {
-    private static final AtomicInteger PORTS = new AtomicInteger(20_000);
     private static final int ROWS = 2_000;
     private static final int VALUE_LENGTH = 32;
 
     @Test
     void idleReplicasAreRefreshedWithoutTheirValues() throws Exception {
-        InJvmNetwork network = new InJvmNetwork();
-        List<String> addresses = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            addresses.add("injvm:" + PORTS.getAndIncrement());
-        }
-        try (TestCluster cluster = new TestCluster(2, addresses, i -> new InJvmTransport(network),
+        try (TestCluster cluster = ClusterFixture.inJvm().cluster(2,
                 b -> b.table(TableSpec.of("t", ROWS, VALUE_LENGTH)).technique(Technique.FULL_REPLICATION))) {
             cluster.node(0).worker().waitSync(); // every replica learns its owner's version
             Worker worker = cluster.node(1).worker();

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.Arrays;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
@@ -18,6 +19,7 @@ import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.api.SamplingScheme;
+import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
 import io.adaps.testing.Concurrently;
 
@@ -29,8 +31,16 @@ import io.adaps.testing.Concurrently;
  * workers sample concurrently.
  */
 abstract class SamplingContract {
+    /** The transport of the tests across nodes: the concrete test class's {@link ClusterFixture}. */
+    private ClusterFixture fixture;
+
     /** The scheme under test. */
     abstract SamplingScheme scheme();
+
+    @BeforeEach
+    void useFixture(ClusterFixture fixture) {
+        this.fixture = fixture;
+    }
 
     /** Value component {@code c} of row {@code r}: distinct per row and exact in a float. */
     private static float value(long row, int component) {
@@ -100,8 +110,8 @@ abstract class SamplingContract {
 
     @Test
     void samplesHoldNRowsWithTheirValuesAcrossNodesWhileRowsMove() throws InterruptedException {
-        try (TestCluster cluster = SamplingSetup.cluster(2, scheme(), Technique.ADAPTIVE,
-                SamplingSetup.sampled("w", SamplingSetup.skewed()))) {
+        try (TestCluster cluster = fixture.cluster(2, SamplingSetup.settings(scheme(), Technique.ADAPTIVE,
+                SamplingSetup.sampled("w", SamplingSetup.skewed())))) {
             setKnownValuesEverywhere(cluster, 0, "w");
             Worker at0 = cluster.node(0).worker();
             Worker at1 = cluster.node(1).worker();
@@ -128,8 +138,8 @@ abstract class SamplingContract {
 
     @Test
     void workersSampleConcurrently() throws InterruptedException {
-        try (TestCluster cluster = SamplingSetup.cluster(2, scheme(), Technique.ADAPTIVE,
-                SamplingSetup.sampled("w", SamplingSetup.skewed()))) {
+        try (TestCluster cluster = fixture.cluster(2, SamplingSetup.settings(scheme(), Technique.ADAPTIVE,
+                SamplingSetup.sampled("w", SamplingSetup.skewed())))) {
             setKnownValuesEverywhere(cluster, 1, "w");
             Concurrently.run(4, Duration.ofMinutes(2), t -> sampleAndCheck(cluster.node(t % 2).worker(), "w", 200, 8));
             for (int node = 0; node < 2; node++) {

@@ -22,6 +22,7 @@ import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
+import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
 import io.adaps.testing.Concurrently;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
@@ -35,6 +36,7 @@ import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
  * depend on timing (refills racing samples), the other schemes do not.
  */
 class SamplingDistributionTest {
+    private static final ClusterFixture IN_JVM = ClusterFixture.inJvm();
     private static final int N = 64;
     /** Samples of {@value #N}: 102,400 rows. */
     private static final int SAMPLES = 1600;
@@ -100,8 +102,8 @@ class SamplingDistributionTest {
     @EnumSource(value = SamplingScheme.class, names = {"NAIVE", "PRELOCALIZE"})
     void independentSchemesFollowTheDistributionOnTwoNodes(SamplingScheme scheme) throws InterruptedException {
         AliasTable distribution = SamplingSetup.skewed();
-        try (TestCluster cluster = SamplingSetup.cluster(2, scheme, Technique.ADAPTIVE,
-                SamplingSetup.sampled("w", distribution))) {
+        try (TestCluster cluster = IN_JVM.cluster(2, SamplingSetup.settings(scheme, Technique.ADAPTIVE,
+                SamplingSetup.sampled("w", distribution)))) {
             long[][] observed = new long[2][];
             Concurrently.run(2, Duration.ofMinutes(2), t -> observed[t] = sampleDeciles(cluster.node(t).worker(), SAMPLES));
             for (int node = 0; node < 2; node++) {
@@ -124,8 +126,8 @@ class SamplingDistributionTest {
     @Test
     void poolKeysFollowTheDistributionOnTwoNodes() throws InterruptedException {
         AliasTable distribution = SamplingSetup.skewed();
-        try (TestCluster cluster = SamplingSetup.cluster(2, SamplingScheme.POOL, Technique.ADAPTIVE,
-                SamplingSetup.sampled("w", distribution))) {
+        try (TestCluster cluster = IN_JVM.cluster(2,
+                SamplingSetup.settings(SamplingScheme.POOL, Technique.ADAPTIVE, SamplingSetup.sampled("w", distribution)))) {
             long[][] observed = new long[2][];
             int samples = 10 * SamplingScheme.DEFAULT_POOL_SIZE * SamplingScheme.DEFAULT_POOL_REUSE / N;
             Concurrently.run(2, Duration.ofMinutes(2), t -> observed[t] = sampleDeciles(cluster.node(t).worker(), samples));
@@ -179,8 +181,9 @@ class SamplingDistributionTest {
         int reuse = 3;
         int rows = 1 << 18;
         DistinctRows distribution = new DistinctRows(rows);
-        try (TestCluster cluster = SamplingSetup.cluster(2, b -> b.sampling(SamplingScheme.POOL).samplePool(256, reuse)
-                .technique(Technique.ADAPTIVE), TableSpec.of("w", rows, 1).withSampling(distribution))) {
+        try (TestCluster cluster = IN_JVM.cluster(2, SamplingSetup.settings(
+                b -> b.sampling(SamplingScheme.POOL).samplePool(256, reuse).technique(Technique.ADAPTIVE),
+                TableSpec.of("w", rows, 1).withSampling(distribution)))) {
             int samples = 1500;
             int n = 10;
             long[][] seen = new long[4][samples * n];
@@ -229,8 +232,8 @@ class SamplingDistributionTest {
         }
         AliasTable distribution = AliasTable.ofWeights(weights);
         int attempts = SamplingScheme.LOCAL_ATTEMPTS;
-        try (TestCluster cluster = SamplingSetup.cluster(2, SamplingScheme.LOCAL, Technique.STATIC,
-                SamplingSetup.sampled("w", distribution))) {
+        try (TestCluster cluster = IN_JVM.cluster(2, SamplingSetup.settings(SamplingScheme.LOCAL, Technique.STATIC,
+                SamplingSetup.sampled("w", distribution)))) {
             long[][] observed = new long[2][];
             Concurrently.run(2, Duration.ofMinutes(2), t -> observed[t] = sampleDeciles(cluster.node(t).worker(), SAMPLES));
             double[] p = SamplingSetup.binProbabilities(distribution);

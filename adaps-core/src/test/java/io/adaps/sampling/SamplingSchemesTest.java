@@ -1,11 +1,16 @@
 package io.adaps.sampling;
 
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.adaps.api.SamplingScheme;
+import io.adaps.cluster.ClusterFixture;
 
-/** The sampling contract for every scheme. */
+/** The sampling contract for every scheme, across nodes over the in-JVM transport. */
 class SamplingSchemesTest {
+    @RegisterExtension
+    static final ClusterFixture FIXTURE = ClusterFixture.inJvm();
+
     @Nested
     class Naive extends SamplingContract {
         @Override

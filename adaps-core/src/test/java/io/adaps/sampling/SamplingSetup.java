@@ -3,9 +3,6 @@ package io.adaps.sampling;
 import io.adaps.api.AliasTable;
 import io.adaps.api.KeyDistribution;
 import io.adaps.testing.ChiSquare;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 import io.adaps.api.AdaPS;
@@ -13,15 +10,11 @@ import io.adaps.api.Partitioning;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
-import io.adaps.cluster.TestCluster;
-import io.adaps.api.transport.InJvmNetwork;
-import io.adaps.api.transport.InJvmTransport;
 
-/** Tables, distributions and nodes shared by the sampling tests. */
+/** Tables, distributions and node settings shared by the sampling tests. */
 final class SamplingSetup {
     static final int ROWS = 1000;
     static final int VALUE_LENGTH = 3;
-    private static final AtomicInteger PORTS = new AtomicInteger(1);
 
     private SamplingSetup() {
     }
@@ -63,25 +56,19 @@ final class SamplingSetup {
         return builder.build();
     }
 
-    /** {@code nodes} in-JVM nodes with {@code scheme}, {@code technique}, range partitioning and the tables. */
-    static TestCluster cluster(int nodes, SamplingScheme scheme, Technique technique, TableSpec... tables)
-            throws InterruptedException {
-        return cluster(nodes, b -> b.sampling(scheme).technique(technique), tables);
+    /** The settings of a cluster node: {@code scheme}, {@code technique}, range partitioning and the tables. */
+    static UnaryOperator<AdaPS.Builder> settings(SamplingScheme scheme, Technique technique, TableSpec... tables) {
+        return settings(b -> b.sampling(scheme).technique(technique), tables);
     }
 
-    static TestCluster cluster(int nodes, UnaryOperator<AdaPS.Builder> settings, TableSpec... tables)
-            throws InterruptedException {
-        InJvmNetwork network = new InJvmNetwork();
-        List<String> addresses = new ArrayList<>();
-        for (int i = 0; i < nodes; i++) {
-            addresses.add("injvm:" + PORTS.getAndIncrement());
-        }
-        return new TestCluster(nodes, addresses, node -> new InJvmTransport(network), b -> {
+    /** {@code settings}, range partitioning and the tables. */
+    static UnaryOperator<AdaPS.Builder> settings(UnaryOperator<AdaPS.Builder> settings, TableSpec... tables) {
+        return b -> {
             settings.apply(b).partitioning(Partitioning.RANGE);
             for (TableSpec table : tables) {
                 b.table(table);
             }
             return b;
-        });
+        };
     }
 }

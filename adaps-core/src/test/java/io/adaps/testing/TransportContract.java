@@ -83,21 +83,6 @@ public abstract class TransportContract {
         transport.send(peer, buffer, 0, text.length());
     }
 
-    /** Waits, polling, until {@code condition} holds; fails after {@code bound}. */
-    public static void await(String what, java.util.function.BooleanSupplier condition, Duration bound) {
-        long deadline = System.nanoTime() + bound.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + bound + ": " + what);
-            }
-            try {
-                Thread.sleep(2);
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
-        }
-    }
-
     @Test
     void messagesArriveWholeAndInOrderBetweenEveryPair() throws Exception {
         Inbox[] inboxes = {new Inbox(), new Inbox(), new Inbox()};
@@ -114,7 +99,8 @@ public abstract class TransportContract {
         }
         for (int to = 0; to < 3; to++) {
             Inbox inbox = inboxes[to];
-            await("all messages at node " + to, () -> inbox.messages.size() == 2 * perPair, Duration.ofSeconds(20));
+            Await.until("all messages at node " + to, Duration.ofSeconds(20),
+                    () -> inbox.messages.size() == 2 * perPair);
             for (int from = 0; from < 3; from++) {
                 if (from == to) {
                     continue;
@@ -155,7 +141,7 @@ public abstract class TransportContract {
         }
         assertThat(done.await(60, TimeUnit.SECONDS)).isTrue();
         assertThat(failure.get()).isNull();
-        await("all messages", () -> inboxes[1].messages.size() == threads * perThread, Duration.ofSeconds(30));
+        Await.until("all messages", Duration.ofSeconds(30), () -> inboxes[1].messages.size() == threads * perThread);
         for (int t = 0; t < threads; t++) {
             String prefix = "0:t" + t + "-";
             List<String> fromThread = inboxes[1].messages.stream().filter(m -> m.startsWith(prefix)).toList();
@@ -171,15 +157,15 @@ public abstract class TransportContract {
         List<Transport> nodes = startCluster(inboxes);
         send(nodes.get(2), 0, "before");
         nodes.get(2).close();
-        await("node 0 told of node 2's failure", () -> !inboxes[0].failures.isEmpty(), Duration.ofSeconds(5));
-        await("node 1 told of node 2's failure", () -> !inboxes[1].failures.isEmpty(), Duration.ofSeconds(5));
+        Await.until("node 0 told of node 2's failure", Duration.ofSeconds(5), () -> !inboxes[0].failures.isEmpty());
+        Await.until("node 1 told of node 2's failure", Duration.ofSeconds(5), () -> !inboxes[1].failures.isEmpty());
         assertThat(inboxes[0].failures).singleElement().satisfies(f -> assertThat(f.peer()).isEqualTo(2));
         assertThat(inboxes[0].messages).contains("2:before");
         assertThatThrownBy(() -> send(nodes.get(0), 2, "after")).isInstanceOf(PeerFailedException.class)
                 .hasMessageStartingWith("node 2 failed: ");
         // The others keep talking.
         send(nodes.get(0), 1, "still");
-        await("node 1 still reachable", () -> inboxes[1].messages.contains("0:still"), Duration.ofSeconds(5));
+        Await.until("node 1 still reachable", Duration.ofSeconds(5), () -> inboxes[1].messages.contains("0:still"));
         assertThatThrownBy(() -> send(nodes.get(2), 0, "x")).isInstanceOf(IllegalStateException.class);
         nodes.get(2).close();
     }

@@ -7,12 +7,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * A {@link ClusterOutput} for tests: keeps every line with its arrival time, waits for a line with
- * a bound, and (when asked) echoes everything to stdout, which the test reports keep.
+ * A {@link ClusterOutput} for tests: keeps every line, waits for a line with a bound, and (when
+ * asked) echoes everything to stdout, which the test reports keep.
  */
 public final class RecordingOutput implements ClusterOutput {
-    /** A line of a node (or, with node -1, a note of the launcher), received at {@code nanos}. */
-    public record Line(int node, boolean error, String text, long nanos) {
+    /** A line of a node (or, with node -1, a note of the launcher). */
+    public record Line(int node, boolean error, String text) {
     }
 
     private final boolean echo;
@@ -26,7 +26,7 @@ public final class RecordingOutput implements ClusterOutput {
 
     @Override
     public synchronized void line(int node, boolean error, String text) {
-        lines.add(new Line(node, error, text, System.nanoTime()));
+        lines.add(new Line(node, error, text));
         record("line " + node + (error ? " err: " : " out: ") + text);
     }
 
@@ -37,7 +37,7 @@ public final class RecordingOutput implements ClusterOutput {
 
     @Override
     public synchronized void note(String text) {
-        lines.add(new Line(-1, true, text, System.nanoTime()));
+        lines.add(new Line(-1, true, text));
         record("note: " + text);
     }
 

@@ -3,14 +3,12 @@ package io.adaps.examples.mf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.adaps.api.Technique;
+import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
 import io.adaps.testing.Concurrently;
-import io.adaps.api.transport.InJvmNetwork;
-import io.adaps.api.transport.InJvmTransport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,9 +26,7 @@ class IntentTrainingTest {
     @Test
     void twoNodesTrainEveryEntryOncePerEpochSignalIntentPerChunkAndTheModelImproves() throws Exception {
         MfData.Split data = new SyntheticMatrix(SPEC).sample().split(0.1, 32);
-        InJvmNetwork network = new InJvmNetwork();
-        try (TestCluster cluster = new TestCluster(NODES, List.of("injvm:1", "injvm:2"),
-                node -> new InJvmTransport(network),
+        try (TestCluster cluster = ClusterFixture.inJvm().cluster(NODES,
                 builder -> builder.table(MfTables.rowSpec(SPEC.rows(), 8, 33))
                         .table(MfTables.colSpec(SPEC.cols(), 8, 33))
                         .technique(Technique.ADAPTIVE))) {

@@ -75,6 +75,7 @@ class ShardPoolTest {
                 if (thread == 0) {
                     throw new IllegalArgumentException("share 0 broke");
                 }
+                // Share 1 works on for 50 ms, so that share 0 fails while it still runs.
                 long until = System.nanoTime() + 50_000_000;
                 while (System.nanoTime() < until) {
                     Thread.onSpinWait();

@@ -12,10 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.adaps.api.AdaPS;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
+import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
 import io.adaps.testing.Concurrently;
-import io.adaps.api.transport.InJvmNetwork;
-import io.adaps.api.transport.InJvmTransport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -44,11 +43,9 @@ class W2vTrainingTest {
     @Test
     void twoNodesLowerTheHeldOutLossEveryEpochAndTrainEveryWordOnce() throws Exception {
         SgnsSettings settings = new SgnsSettings(5, 5, 0.025f, EPOCHS);
-        InJvmNetwork network = new InJvmNetwork();
         double[] heldOut = new double[EPOCHS + 1];
         long[] words = new long[2];
-        try (TestCluster cluster = new TestCluster(2, List.of("injvm:1", "injvm:2"),
-                node -> new InJvmTransport(network),
+        try (TestCluster cluster = ClusterFixture.inJvm().cluster(2,
                 builder -> W2vTables.declare(builder, vocabulary, DIM, 7)
                         .technique(Technique.ADAPTIVE).sampling(SamplingScheme.PRELOCALIZE))) {
             Concurrently.run(2, Duration.ofMinutes(1), id -> {

@@ -21,6 +21,7 @@ import io.adaps.api.PeerFailedException;
 import io.adaps.api.transport.MessageHandler;
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.TransportConfig;
+import io.adaps.testing.Await;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 
@@ -105,7 +106,7 @@ class BackPressureTest {
 
         receiver.slow.set(false);
         long expected = sent;
-        TransportContract.await("everything sent arrives", () -> receiver.received.get() == expected, Duration.ofSeconds(20));
+        Await.until("everything sent arrives", Duration.ofSeconds(20), () -> receiver.received.get() == expected);
         assertThat(receiver.outOfOrder).hasValue(0);
         assertThat(receiver.failures).hasValue(0);
         System.out.printf("sent %d, peak %d, blocked %d ms%n", sent, peakMemory, blockedNanos / 1_000_000);
@@ -136,7 +137,7 @@ class BackPressureTest {
         for (int i = 0; i < messages; i++) {
             cluster.get(0).send(1, message, 0, MESSAGE);
         }
-        TransportContract.await("all echoes", () -> echoes.get() == 8 * messages, Duration.ofSeconds(20));
+        Await.until("all echoes", Duration.ofSeconds(20), () -> echoes.get() == 8 * messages);
     }
 
     private TransportConfig config(int node) {

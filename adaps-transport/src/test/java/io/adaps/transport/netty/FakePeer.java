@@ -5,12 +5,17 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
 
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.TransportConfig;
+import io.adaps.testing.Await;
 
 /**
  * A node impostor over a plain {@link Socket}: writes raw bytes or hand-made frames and reads what the
@@ -38,17 +43,19 @@ final class FakePeer implements AutoCloseable {
     }
 
     /** Connects to {@code node}, retrying while it is not listening yet (up to 5 s). */
-    static FakePeer connect(PeerAddress node) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (true) {
-            try {
-                return new FakePeer(node);
-            } catch (java.net.ConnectException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(10);
-            }
+    static FakePeer connect(PeerAddress node) throws InterruptedException {
+        return Await.until("a node listening at " + node, Duration.ofSeconds(5), () -> tryConnect(node),
+                Objects::nonNull);
+    }
+
+    /** A peer connected to {@code node}, or null while nothing listens there. */
+    private static FakePeer tryConnect(PeerAddress node) {
+        try {
+            return new FakePeer(node);
+        } catch (ConnectException notListening) {
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.TransportConfig;
+import io.adaps.testing.Await;
 
 /**
  * Failure detection against a fake peer over a plain socket: while it sends heartbeats it stays
@@ -56,7 +57,7 @@ class HeartbeatTest {
             assertThat(inbox.failures).as("alive while it sends heartbeats").isEmpty();
             assertThat(fake.readFrame().type()).as("the idle node sends heartbeats").isEqualTo(Frame.HEARTBEAT);
 
-            TransportContract.await("the silent peer reported", () -> !inbox.failures.isEmpty(), Duration.ofSeconds(5));
+            Await.until("the silent peer reported", Duration.ofSeconds(5), () -> !inbox.failures.isEmpty());
             long detectedMillis = (System.nanoTime() - silentSince) / 1_000_000;
             assertThat(detectedMillis).isBetween(FAILURE_TIMEOUT.toMillis(), FAILURE_TIMEOUT.toMillis() + 1_000);
             assertThat(inbox.failures).singleElement().satisfies(failure -> {

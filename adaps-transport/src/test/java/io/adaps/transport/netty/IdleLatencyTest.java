@@ -60,6 +60,8 @@ class IdleLatencyTest {
             long start = System.nanoTime();
             cluster[0].send(1, ping, 0, ping.capacity());
             while (pongs.get() <= round) {
+                // The pong's handler unparks this thread: a polling wait would add its pauses to the
+                // measured round trip.
                 LockSupport.parkNanos(1_000_000);
             }
             roundTrips[round] = System.nanoTime() - start;

@@ -20,6 +20,7 @@ import io.adaps.api.ClusterException;
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.TransportConfig;
 import io.adaps.api.transport.TransportProvider;
+import io.adaps.testing.Await;
 
 /** Start-up, refusals on both sides, closing, threads and the service registration. */
 @ExtendWith(NoLeaks.class)
@@ -41,7 +42,7 @@ class LifecycleTest {
                 .allMatch(name -> name.matches("adaps-netty-[0-2]-[12]"));
         TransportContract.send(cluster.get(2), 0, "bye");
         cluster.forEach(NettyTransport::close);
-        assertThat(Nodes.transportThreadsAfterClose()).isEmpty();
+        Nodes.awaitTransportThreadsEnded();
     }
 
     @Test
@@ -52,7 +53,7 @@ class LifecycleTest {
                 Duration.ofMillis(100), Duration.ofMillis(1000), Duration.ofSeconds(1), 1 << 20, 4L << 20);
         assertThatThrownBy(() -> alone.start(config, new Inbox())).isInstanceOf(ClusterException.class)
                 .hasMessage("node 1 (" + peers.get(1) + "): peers [node 0 (" + peers.get(0) + ")] did not connect within PT0.3S");
-        assertThat(Nodes.transportThreadsAfterClose()).isEmpty();
+        Nodes.awaitTransportThreadsEnded();
         try (ServerSocket again = new ServerSocket(peers.get(1).port(), 1, InetAddress.getLoopbackAddress())) {
             assertThat(again.isBound()).isTrue();
         }
@@ -75,13 +76,13 @@ class LifecycleTest {
         starter.start();
         // Close once the start waits for its peer (a close before the start registered would be
         // refused as a closed transport instead), not after a fixed sleep a loaded machine may outlast.
-        TransportContract.await("the start waiting for its peer", () -> starter.getState() == Thread.State.TIMED_WAITING,
-                Duration.ofSeconds(5));
+        Await.until("the start waiting for its peer", Duration.ofSeconds(5),
+                () -> starter.getState() == Thread.State.TIMED_WAITING);
         waiting.close();
         starter.join(2_000);
         assertThat(starter.isAlive()).isFalse();
         assertThat(failure.get()).isInstanceOf(ClusterException.class).hasMessageContaining("closed while");
-        assertThat(Nodes.transportThreadsAfterClose()).isEmpty();
+        Nodes.awaitTransportThreadsEnded();
     }
 
     @Test
@@ -118,7 +119,7 @@ class LifecycleTest {
                     .isInstanceOf(ClusterException.class)
                     .hasMessageStartingWith("node 0 (" + peers.get(0) + "): cannot listen: ");
         }
-        assertThat(Nodes.transportThreadsAfterClose()).isEmpty();
+        Nodes.awaitTransportThreadsEnded();
     }
 
     @Test

@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.TransportConfig;
+import io.adaps.testing.Await;
 
 /**
  * Connections over plain sockets that send garbage, another protocol version, an oversized length or
@@ -59,8 +60,8 @@ class MisbehavingPeerTest {
         }
         TransportContract.send(cluster.get(0), 1, "still");
         TransportContract.send(cluster.get(1), 0, "here");
-        TransportContract.await("messages between the real nodes", () -> inboxes[1].messages.contains("0:still")
-                && inboxes[0].messages.contains("1:here"), Duration.ofSeconds(5));
+        Await.until("messages between the real nodes", Duration.ofSeconds(5),
+                () -> inboxes[1].messages.contains("0:still") && inboxes[0].messages.contains("1:here"));
         assertThat(inboxes[0].failures).isEmpty();
         assertThat(inboxes[1].failures).isEmpty();
     }
@@ -87,7 +88,7 @@ class MisbehavingPeerTest {
             fake.handshake(1, "test", "schema");
             starter.join(5_000);
             fake.writeRaw(frame);
-            TransportContract.await("failure of node 1", () -> !inboxes[0].failures.isEmpty(), Duration.ofSeconds(5));
+            Await.until("failure of node 1", Duration.ofSeconds(5), () -> !inboxes[0].failures.isEmpty());
             assertThat(inboxes[0].failures).singleElement().satisfies(failure -> {
                 assertThat(failure.peer()).isEqualTo(1);
                 assertThat(failure).hasMessage("node 1 failed: " + peers.get(1) + ": malformed frame: " + problem);

@@ -2,19 +2,18 @@ package io.adaps.transport.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.adaps.api.TableSpec;
+import io.adaps.api.transport.PeerAddress;
 import io.adaps.cluster.AdaptiveContract;
 import io.adaps.cluster.ClusterContract;
+import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.RelocationContract;
 import io.adaps.cluster.TestCluster;
-import io.adaps.api.transport.PeerAddress;
-import io.adaps.api.transport.Transport;
 
 /**
  * The distributed parameter server's guarantees with nodes talking Netty over loopback; fails if
@@ -22,51 +21,26 @@ import io.adaps.api.transport.Transport;
  */
 @ExtendWith(NoLeaks.class)
 class NettyClusterTest extends ClusterContract {
-    @Override
-    protected Transport newTransport(int node) {
-        return new NettyTransport();
-    }
-
-    @Override
-    protected List<String> addresses(int nodes) {
-        return Ports.loopback(nodes).stream().map(PeerAddress::toString).toList();
-    }
+    @RegisterExtension
+    static final ClusterFixture FIXTURE = new ClusterFixture(node -> new NettyTransport(),
+            nodes -> Ports.loopback(nodes).stream().map(PeerAddress::toString).toList());
 
     @Test
     void closingAClusterLeavesNoThreads() throws Exception {
-        try (TestCluster cluster = new TestCluster(3, addresses(3), this::newTransport,
-                b -> b.table(TableSpec.of("t", 9, 2)))) {
+        try (TestCluster cluster = FIXTURE.cluster(3, b -> b.table(TableSpec.of("t", 9, 2)))) {
             cluster.node(0).worker().push(new long[] {0, 4, 8}, new float[6]);
             assertThat(Nodes.transportThreads()).isNotEmpty();
         }
-        assertThat(Nodes.transportThreadsAfterClose()).as("transport threads left after close").isEmpty();
+        Nodes.awaitTransportThreadsEnded();
     }
 
     /** The relocation guarantees over the same transport. */
     @Nested
     class Relocation extends RelocationContract {
-        @Override
-        protected Transport newTransport(int node) {
-            return NettyClusterTest.this.newTransport(node);
-        }
-
-        @Override
-        protected List<String> addresses(int nodes) {
-            return NettyClusterTest.this.addresses(nodes);
-        }
     }
 
     /** The guarantees of every technique over Netty. */
     @Nested
     class Adaptive extends AdaptiveContract {
-        @Override
-        protected Transport newTransport(int node) {
-            return NettyClusterTest.this.newTransport(node);
-        }
-
-        @Override
-        protected List<String> addresses(int nodes) {
-            return NettyClusterTest.this.addresses(nodes);
-        }
     }
 }

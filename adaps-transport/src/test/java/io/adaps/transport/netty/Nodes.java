@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.adaps.api.transport.MessageHandler;
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.TransportConfig;
+import io.adaps.testing.Await;
 import io.adaps.testing.Concurrently;
 
 /** Test clusters of {@link NettyTransport}s: configs, concurrent start, an inbox per node. */
@@ -50,19 +51,14 @@ final class Nodes implements AutoCloseable {
     }
 
     /**
-     * Names of the threads that a transport started still alive after waiting (at most 5 s) for
-     * them to end. Closing awaits the I/O threads' termination, but Netty completes it on each
-     * thread just before the thread exits, so a thread may still be alive a moment after close
-     * returns (seen under load: "adaps-netty-0-1" right after a failed start).
+     * Waits (at most 5 s) until no thread that a transport started is alive. Closing awaits the
+     * I/O threads' termination, but Netty completes it on each thread just before the thread
+     * exits, so a thread may still be alive a moment after close returns (seen under load:
+     * "adaps-netty-0-1" right after a failed start).
      */
-    static List<String> transportThreadsAfterClose() throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        List<String> left = transportThreads();
-        while (!left.isEmpty() && System.nanoTime() - deadline < 0) {
-            Thread.sleep(10);
-            left = transportThreads();
-        }
-        return left;
+    static void awaitTransportThreadsEnded() throws InterruptedException {
+        Await.until("no transport thread left after close", Duration.ofSeconds(5), Nodes::transportThreads,
+                List::isEmpty);
     }
 
     @Override

@@ -9,13 +9,13 @@ import java.util.List;
 
 import io.adaps.api.transport.PeerAddress;
 
-/** Free loopback addresses for test clusters. */
-final class Ports {
+/** Free loopback addresses for test clusters, of this JVM or of node JVMs ({@code io.adaps.cluster.jvm}). */
+public final class Ports {
     private Ports() {
     }
 
     /** {@code count} distinct free ports on 127.0.0.1 (found by binding port 0, then released). */
-    static List<PeerAddress> loopback(int count) {
+    public static List<PeerAddress> loopback(int count) {
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             for (int i = 0; i < count; i++) {

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.transport.MessageHandler;
 import io.adaps.api.transport.PeerAddress;
+import io.adaps.testing.Await;
 import io.netty.util.ResourceLeakDetector;
 
 /**
@@ -84,11 +85,12 @@ class SteadyStateAllocationTest {
         assertThat(receivingBytes).as("bytes the receiver allocated for %d messages", MESSAGES).isLessThan(4L * MESSAGES);
     }
 
-    private static void sendAll(NettyTransport sender, UnsafeBuffer message, Counter receiver, int count) {
+    private static void sendAll(NettyTransport sender, UnsafeBuffer message, Counter receiver, int count)
+            throws InterruptedException {
         long expected = receiver.received.get() + count;
         for (int i = 0; i < count; i++) {
             sender.send(1, message, 0, message.capacity());
         }
-        TransportContract.await("all received", () -> receiver.received.get() == expected, Duration.ofSeconds(20));
+        Await.until("all received", Duration.ofSeconds(20), () -> receiver.received.get() == expected);
     }
 }

@@ -1,4 +1,4 @@
-package io.adaps.examples.cluster;
+package io.adaps.cluster.jvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,9 +8,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import io.adaps.examples.launch.LocalCluster;
-import io.adaps.examples.launch.RecordingOutput;
 
 /**
  * A node JVM killed with SIGKILL in the middle of remote traffic: the other nodes' operations fail
@@ -25,34 +22,30 @@ class PeerKillIT {
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void survivorsReportTheKilledNodeWithinTheBoundAndExitCleanly() throws Exception {
-        RecordingOutput output = new RecordingOutput(true);
-        // A long grace: the survivors are not to be stopped by the watchdog, they must exit on their own.
-        LocalCluster.Spec spec = new LocalCluster.Spec(NODES, ChurnNode.class.getName(), List.of(),
-                System.getProperty("java.class.path"), "128m", Duration.ofSeconds(60));
-        try (LocalCluster cluster = LocalCluster.start(spec, output)) {
+        try (NodeJvms jvms = NodeJvms.start(NODES, ChurnNode.class, List.of())) {
+            NodeOutput output = jvms.output();
             for (int node = 0; node < NODES; node++) {
                 output.awaitLine(node, "running", Duration.ofSeconds(45));
             }
             long killed = System.nanoTime();
-            cluster.process(VICTIM).destroyForcibly();
+            jvms.process(VICTIM).destroyForcibly();
 
             for (int node = 0; node < NODES; node++) {
                 if (node == VICTIM) {
                     continue;
                 }
                 for (int worker = 0; worker < ChurnNode.WORKERS; worker++) {
-                    RecordingOutput.Line report = output.awaitLine(node, "worker " + worker + " saw", REPORT_BOUND);
+                    NodeOutput.Line report = output.awaitLine(node, "worker " + worker + " saw", REPORT_BOUND);
                     assertThat(report.text()).startsWith("worker " + worker + " saw PeerFailedException peer=" + VICTIM
                             + ": node " + VICTIM + " failed: ");
                     assertThat(Duration.ofNanos(report.nanos() - killed)).isLessThan(REPORT_BOUND);
                 }
-                cluster.process(node).getOutputStream().close();
+                jvms.process(node).getOutputStream().close(); // the survivors exit on their own
             }
-            LocalCluster.Outcome outcome = cluster.await(Duration.ofSeconds(30));
+            NodeJvms.Exits exits = jvms.awaitExit(Duration.ofSeconds(30));
 
-            assertThat(outcome.timedOut()).isFalse();
-            assertThat(outcome.exitCodes()).as("exit codes; output:\n%s", output.events())
-                    .containsExactly(0, 0, 128 + 9);
+            assertThat(exits.timedOut()).isFalse();
+            assertThat(exits.codes()).as("exit codes; output:%n%s", output).containsExactly(0, 0, 128 + 9);
         }
     }
 }

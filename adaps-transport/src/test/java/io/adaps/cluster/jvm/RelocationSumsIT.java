@@ -1,6 +1,5 @@
-package io.adaps.examples.cluster;
+package io.adaps.cluster.jvm;
 
-import static io.adaps.examples.cluster.NodeJvms.number;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -10,8 +9,6 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import io.adaps.examples.launch.RecordingOutput;
 
 /**
  * Three node JVMs push to, pull from and {@code localize} the few rows of a small table all at
@@ -29,19 +26,18 @@ class RelocationSumsIT {
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void pushesAddUpExactlyOnEveryNodeWhileRowsMove() throws Exception {
-        RecordingOutput output = NodeJvms.run(NODES, RelocationNode.class, List.of(), Duration.ofSeconds(60));
+        NodeOutput output = NodeJvms.run(NODES, RelocationNode.class, List.of(), Duration.ofSeconds(60));
         long pushed = 0;
         long[] seen = new long[NODES];
         long movedIn = 0;
         long movedOut = 0;
         long forwarded = 0;
         for (int node = 0; node < NODES; node++) {
-            String text = output.text(node);
-            pushed += number(PUSHED, text, 1, node);
-            seen[node] = number(SEEN, text, 1, node);
-            movedIn += number(MOVES, text, 1, node);
-            movedOut += number(MOVES, text, 2, node);
-            forwarded += number(MOVES, text, 3, node);
+            pushed += output.number(node, PUSHED, 1);
+            seen[node] = output.number(node, SEEN, 1);
+            movedIn += output.number(node, MOVES, 1);
+            movedOut += output.number(node, MOVES, 2);
+            forwarded += output.number(node, MOVES, 3);
         }
         assertThat(pushed).as("increments pushed by all nodes").isPositive();
         for (int node = 0; node < NODES; node++) {

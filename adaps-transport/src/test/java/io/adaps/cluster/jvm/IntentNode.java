@@ -1,4 +1,4 @@
-package io.adaps.examples.cluster;
+package io.adaps.cluster.jvm;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -184,7 +184,7 @@ public final class IntentNode {
                 for (int i = 0; i < KEYS_PER_CLOCK; i++) {
                     int key = (int) keys[i];
                     long count = ChildMain.wholeCount(values, i * VALUE_LENGTH, VALUE_LENGTH, key);
-                    long least = monotonic ? lastSeen[key] + ownSince[key] : pushes[(int) key];
+                    long least = monotonic ? lastSeen[key] + ownSince[key] : pushes[key];
                     if (count < least) {
                         throw new IllegalStateException("key " + key + " pulled " + count + " (expected >= " + least
                                 + (monotonic ? " = " + lastSeen[key] + " seen before + " + ownSince[key]

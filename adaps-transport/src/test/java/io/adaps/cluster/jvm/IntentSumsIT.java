@@ -1,7 +1,5 @@
-package io.adaps.examples.cluster;
+package io.adaps.cluster.jvm;
 
-import static io.adaps.examples.cluster.NodeJvms.group;
-import static io.adaps.examples.cluster.NodeJvms.number;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -17,7 +15,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.adaps.api.Technique;
-import io.adaps.examples.launch.RecordingOutput;
 
 /**
  * The guarantees of every {@link Technique} across three node JVMs whose workers signal intent
@@ -43,9 +40,9 @@ class IntentSumsIT {
 
     /** The numbers of a node's {@link #MOVES} line. */
     private record Moves(long in, long out, long created, long held, long dropped, long managed, long syncRounds) {
-        static Moves of(String text, int node) {
+        static Moves of(NodeOutput output, int node) {
             long[] n = new long[7];
-            Arrays.setAll(n, i -> number(MOVES, text, i + 1, node));
+            Arrays.setAll(n, i -> output.number(node, MOVES, i + 1));
             return new Moves(n[0], n[1], n[2], n[3], n[4], n[5], n[6]);
         }
     }
@@ -55,22 +52,20 @@ class IntentSumsIT {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void everyNodeSeesEveryKeysExactTotalAndTheTechniquePlacesKeys(Technique technique) throws Exception {
         long seed = Long.getLong("intent.seed", DEFAULT_SEED);
-        RecordingOutput output = NodeJvms.run(NODES, IntentNode.class, List.of(technique.name(), Long.toString(seed)),
+        NodeOutput output = NodeJvms.run(NODES, IntentNode.class, List.of(technique.name(), Long.toString(seed)),
                 Duration.ofSeconds(45));
 
         long[] pushed = new long[IntentNode.ROWS];
         List<Moves> moves = new ArrayList<>();
         for (int node = 0; node < NODES; node++) {
-            String text = output.text(node);
-            long[] own = counts(PUSHED, text, node);
+            long[] own = counts(output, node, PUSHED);
             Arrays.setAll(pushed, key -> pushed[key] + own[key]);
-            moves.add(Moves.of(text, node));
+            moves.add(Moves.of(output, node));
         }
         for (int node = 0; node < NODES; node++) {
-            String text = output.text(node);
-            assertSameCounts(counts(AFTER_SYNC, text, node), pushed, String.format("%s, seed %d: keys whose value seen "
+            assertSameCounts(counts(output, node, AFTER_SYNC), pushed, String.format("%s, seed %d: keys whose value seen "
                     + "from node %d after waitSync and the barrier is not the sum of all nodes' pushes", technique, seed, node));
-            assertSameCounts(counts(AT_END, text, node), pushed, String.format("%s, seed %d: keys whose value seen "
+            assertSameCounts(counts(output, node, AT_END), pushed, String.format("%s, seed %d: keys whose value seen "
                     + "from node %d at the end is not the sum of all nodes' pushes", technique, seed, node));
         }
         assertThat(Arrays.stream(pushed).sum()).as("increments pushed by all nodes")
@@ -83,7 +78,7 @@ class IntentSumsIT {
         long held = moves.stream().mapToLong(Moves::held).sum();
         for (int node = 0; node < NODES; node++) {
             // Else a relocation may have been in flight when the nodes read their counters.
-            assertThat(group(QUIET, output.text(node), 1, node)).as("node %d's manager became quiet after the run; %s",
+            assertThat(output.group(node, QUIET, 1)).as("node %d's manager became quiet after the run; %s",
                     node, what).isEqualTo("true");
         }
         assertThat(in).as("relocations in = out, over all nodes; %s", what).isEqualTo(out);
@@ -125,8 +120,8 @@ class IntentSumsIT {
         }
     }
 
-    private static long[] counts(Pattern pattern, String text, int node) {
-        long[] counts = Arrays.stream(group(pattern, text, 1, node).split(" ")).mapToLong(Long::parseLong).toArray();
+    private static long[] counts(NodeOutput output, int node, Pattern pattern) {
+        long[] counts = Arrays.stream(output.group(node, pattern, 1).split(" ")).mapToLong(Long::parseLong).toArray();
         assertThat(counts).as("keys on the line of node %d matching '%s'", node, pattern).hasSize(IntentNode.ROWS);
         return counts;
     }

@@ -1,4 +1,4 @@
-package io.adaps.examples.cluster;
+package io.adaps.cluster.jvm;
 
 import java.io.IOException;
 import java.time.Duration;

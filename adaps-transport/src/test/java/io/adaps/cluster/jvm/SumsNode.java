@@ -1,4 +1,4 @@
-package io.adaps.examples.cluster;
+package io.adaps.cluster.jvm;
 
 import java.io.PrintWriter;
 import java.time.Duration;
