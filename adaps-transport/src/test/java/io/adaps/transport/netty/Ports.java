@@ -9,7 +9,7 @@ import java.util.List;
 
 import io.adaps.api.transport.PeerAddress;
 
-/** Free loopback addresses for test clusters, of this JVM or of node JVMs ({@code io.adaps.cluster.jvm}). */
+/** Free loopback addresses for test clusters, of this JVM or of node JVMs ({@code io.adaps.transport.jvm}). */
 public final class Ports {
     private Ports() {
     }

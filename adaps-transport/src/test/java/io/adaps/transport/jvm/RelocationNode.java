@@ -1,4 +1,4 @@
-package io.adaps.cluster.jvm;
+package io.adaps.transport.jvm;
 
 import java.time.Duration;
 import java.util.Arrays;

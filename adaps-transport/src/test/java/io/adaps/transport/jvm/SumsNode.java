@@ -1,4 +1,4 @@
-package io.adaps.cluster.jvm;
+package io.adaps.transport.jvm;
 
 import java.io.PrintWriter;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.adaps.cluster.jvm;
+package io.adaps.transport.jvm;
 
 import java.io.IOException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.adaps.cluster.jvm;
+package io.adaps.transport.jvm;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

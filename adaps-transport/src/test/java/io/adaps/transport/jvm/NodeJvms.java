@@ -1,4 +1,4 @@
-package io.adaps.cluster.jvm;
+package io.adaps.transport.jvm;
 
 import static org.assertj.core.api.Assertions.fail;
 
