@@ -16,12 +16,12 @@ import org.slf4j.LoggerFactory;
 
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.PeerMetrics;
-import io.adaps.protocol.Message;
-import io.adaps.protocol.MessageListener;
-import io.adaps.protocol.MessageType;
 import io.adaps.api.transport.MessageHandler;
 import io.adaps.api.transport.Transport;
 import io.adaps.api.transport.TransportConfig;
+import io.adaps.protocol.Message;
+import io.adaps.protocol.MessageListener;
+import io.adaps.protocol.MessageType;
 
 /**
  * This node's view of the other nodes: sends messages to them (a message to this node itself is

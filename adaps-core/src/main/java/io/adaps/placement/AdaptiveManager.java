@@ -11,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.adaps.api.ClusterException;
-import io.adaps.api.Technique;
 import io.adaps.context.NodeContext;
 import io.adaps.intent.ActionWindow;
 import io.adaps.intent.IntentQueue;

@@ -2,8 +2,8 @@ package io.adaps.sampling;
 
 import java.util.SplittableRandom;
 
-import io.adaps.api.Table;
 import io.adaps.api.KeyDistribution;
+import io.adaps.api.Table;
 
 /**
  * {@link io.adaps.api.SamplingScheme#NAIVE} and {@link io.adaps.api.SamplingScheme#PRELOCALIZE}

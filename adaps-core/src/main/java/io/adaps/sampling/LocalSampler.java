@@ -2,9 +2,9 @@ package io.adaps.sampling;
 
 import java.util.SplittableRandom;
 
+import io.adaps.api.KeyDistribution;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.Table;
-import io.adaps.api.KeyDistribution;
 import io.adaps.store.TableStore;
 
 /**

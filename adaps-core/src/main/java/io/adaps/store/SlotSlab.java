@@ -1,14 +1,13 @@
 package io.adaps.store;
 
-import it.unimi.dsi.fastutil.ints.IntArrayList;
-import it.unimi.dsi.fastutil.longs.LongArrayList;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 import io.adaps.api.Initializer;
 import io.adaps.api.UpdateRule;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
  * Fixed-stride float storage for the parameters of one table, with a sequence lock per slot.

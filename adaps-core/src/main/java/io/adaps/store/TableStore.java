@@ -1,7 +1,5 @@
 package io.adaps.store;
 
-import it.unimi.dsi.fastutil.longs.LongArrayList;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -9,6 +7,7 @@ import java.util.Arrays;
 import io.adaps.api.Initializer;
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRule;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
  * The parameters of one table that this node holds, owned or replicated.

@@ -1,6 +1,5 @@
 package io.adaps.api;
 
-import io.adaps.testing.ChiSquare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -9,6 +8,8 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+
+import io.adaps.testing.ChiSquare;
 
 class AliasTableTest {
     private static final int DRAWS = 200_000;

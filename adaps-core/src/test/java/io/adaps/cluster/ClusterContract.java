@@ -24,9 +24,9 @@ import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.api.UpdateRules;
 import io.adaps.api.Worker;
+import io.adaps.api.transport.Transport;
 import io.adaps.testing.Await;
 import io.adaps.testing.Concurrently;
-import io.adaps.api.transport.Transport;
 
 /**
  * The guarantees of the distributed parameter server, written once and run over every transport

@@ -8,8 +8,8 @@ import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 import io.adaps.api.AdaPS;
-import io.adaps.testing.Concurrently;
 import io.adaps.api.transport.Transport;
+import io.adaps.testing.Concurrently;
 
 /**
  * Starts an in-process cluster: one node per thread (a node's build() returns only once all peers

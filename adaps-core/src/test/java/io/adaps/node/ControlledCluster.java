@@ -13,11 +13,11 @@ import io.adaps.api.Partitioning;
 import io.adaps.api.Table;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
-import io.adaps.protocol.Message;
-import io.adaps.protocol.MessageType;
 import io.adaps.api.transport.ControlledNetwork;
 import io.adaps.api.transport.ControlledNetwork.Delivery;
 import io.adaps.api.transport.ControlledTransport;
+import io.adaps.protocol.Message;
+import io.adaps.protocol.MessageType;
 
 /**
  * The nodes of a cluster with one table, connected by a {@link ControlledNetwork} and built one

@@ -12,11 +12,11 @@ import io.adaps.api.Partitioning;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
 import io.adaps.api.UpdateRule;
-import io.adaps.api.Worker;
-import io.adaps.rpc.Requester;
 import io.adaps.api.UpdateRules;
+import io.adaps.api.Worker;
 import io.adaps.api.transport.ControlledNetwork;
 import io.adaps.api.transport.ControlledNetwork.Delivery;
+import io.adaps.rpc.Requester;
 
 /**
  * One seeded run of the relocation protocol: a {@link ControlledCluster} of 3 or 4 nodes with one

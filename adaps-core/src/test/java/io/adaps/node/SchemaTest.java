@@ -7,9 +7,9 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.AliasTable;
 import io.adaps.api.Partitioning;
 import io.adaps.api.TableSpec;
-import io.adaps.api.AliasTable;
 import io.adaps.api.UniformKeys;
 
 /** The schema nodes compare in the handshake covers sampling distributions. */

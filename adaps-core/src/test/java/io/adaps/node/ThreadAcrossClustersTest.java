@@ -2,7 +2,6 @@ package io.adaps.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;

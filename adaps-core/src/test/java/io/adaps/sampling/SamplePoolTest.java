@@ -1,9 +1,5 @@
 package io.adaps.sampling;
 
-import io.adaps.api.AliasTable;
-import io.adaps.api.KeyDistribution;
-import io.adaps.api.UniformKeys;
-import io.adaps.testing.ChiSquare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,6 +11,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 import org.junit.jupiter.api.Test;
 
+import io.adaps.api.AliasTable;
+import io.adaps.api.KeyDistribution;
+import io.adaps.api.UniformKeys;
+import io.adaps.testing.ChiSquare;
 import io.adaps.testing.Concurrently;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 

@@ -1,6 +1,5 @@
 package io.adaps.sampling;
 
-import io.adaps.api.UniformKeys;
 import static io.adaps.sampling.SamplingSetup.ROWS;
 import static io.adaps.sampling.SamplingSetup.VALUE_LENGTH;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,11 +13,12 @@ import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.SamplingMetrics;
+import io.adaps.api.SamplingScheme;
 import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.api.Technique;
+import io.adaps.api.UniformKeys;
 import io.adaps.api.Worker;
-import io.adaps.api.SamplingScheme;
 import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
 import io.adaps.testing.Concurrently;

@@ -1,8 +1,5 @@
 package io.adaps.sampling;
 
-import io.adaps.api.AliasTable;
-import io.adaps.api.KeyDistribution;
-import io.adaps.testing.ChiSquare;
 import static io.adaps.sampling.SamplingSetup.ROWS;
 import static io.adaps.sampling.SamplingSetup.VALUE_LENGTH;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,6 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.AliasTable;
+import io.adaps.api.KeyDistribution;
 import io.adaps.api.SamplingMetrics;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.TableSpec;
@@ -24,6 +23,7 @@ import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
+import io.adaps.testing.ChiSquare;
 import io.adaps.testing.Concurrently;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 

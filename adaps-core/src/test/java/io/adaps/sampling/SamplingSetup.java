@@ -1,15 +1,15 @@
 package io.adaps.sampling;
 
-import io.adaps.api.AliasTable;
-import io.adaps.api.KeyDistribution;
-import io.adaps.testing.ChiSquare;
 import java.util.function.UnaryOperator;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.AliasTable;
+import io.adaps.api.KeyDistribution;
 import io.adaps.api.Partitioning;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
+import io.adaps.testing.ChiSquare;
 
 /** Tables, distributions and node settings shared by the sampling tests. */
 final class SamplingSetup {

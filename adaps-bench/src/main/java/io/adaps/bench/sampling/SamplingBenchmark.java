@@ -19,6 +19,7 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.AliasTable;
 import io.adaps.api.Initializers;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.TableSpec;
@@ -26,7 +27,6 @@ import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.bench.loopback.LoopbackNodes;
-import io.adaps.api.AliasTable;
 
 /**
  * Sampling access per {@link SamplingScheme}: one operation is one sample of {@code size} rows,

@@ -1,9 +1,10 @@
 package io.adaps.api.transport;
 
-import io.adaps.testing.TransportContract;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import io.adaps.testing.TransportContract;
 
 /** The transport contract on the in-JVM transport. */
 class InJvmTransportTest extends TransportContract {

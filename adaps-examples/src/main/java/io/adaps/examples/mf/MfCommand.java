@@ -1,6 +1,5 @@
 package io.adaps.examples.mf;
 
-import io.adaps.examples.Checks;
 import static io.adaps.examples.Checks.checkPositive;
 import static io.adaps.examples.Checks.checkPositiveFinite;
 
@@ -15,6 +14,7 @@ import java.util.concurrent.Callable;
 import io.adaps.api.AdaPS;
 import io.adaps.api.ClusterException;
 import io.adaps.api.Technique;
+import io.adaps.examples.Checks;
 import io.adaps.examples.Seeds;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

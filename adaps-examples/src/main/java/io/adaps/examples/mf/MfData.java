@@ -1,11 +1,12 @@
 package io.adaps.examples.mf;
 
-import io.adaps.examples.Checks;
 import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+
+import io.adaps.examples.Checks;
 
 /**
  * The known entries of a ratings matrix of {@code numRows x numCols}: entry {@code i} is

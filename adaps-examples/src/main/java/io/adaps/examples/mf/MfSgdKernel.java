@@ -1,12 +1,12 @@
 package io.adaps.examples.mf;
 
-import io.adaps.examples.Checks;
 import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 import static io.adaps.examples.Checks.checkPositiveFinite;
 
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
+import io.adaps.examples.Checks;
 
 /**
  * The work of SGD matrix factorization for one training thread, on AdaPS tables, in batches of

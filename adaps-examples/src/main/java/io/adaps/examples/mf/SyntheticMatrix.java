@@ -1,11 +1,11 @@
 package io.adaps.examples.mf;
 
-import io.adaps.examples.Checks;
 import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 
 import java.util.SplittableRandom;
 
+import io.adaps.examples.Checks;
 import io.adaps.examples.Seeds;
 
 /**

@@ -1,9 +1,10 @@
 package io.adaps.examples.mf;
 
-import io.adaps.examples.Checks;
 import static io.adaps.examples.Checks.checkPositive;
 
 import java.util.random.RandomGenerator;
+
+import io.adaps.examples.Checks;
 
 /**
  * Draws ranks {@code 0 .. n - 1} from a (finite) Zipf distribution: rank {@code k} has probability

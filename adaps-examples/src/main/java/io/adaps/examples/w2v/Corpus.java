@@ -3,8 +3,6 @@ package io.adaps.examples.w2v;
 import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 
-import it.unimi.dsi.fastutil.ints.IntArrayList;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.zip.GZIPInputStream;
+
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 /**
  * A text corpus read line by line, one sentence per line, from plain UTF-8 text files or from the

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.KeyDistribution;
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
-import io.adaps.api.KeyDistribution;
 import io.adaps.examples.Seeds;
 
 /**

@@ -4,11 +4,11 @@ import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.AliasTable;
 import io.adaps.api.Initializers;
 import io.adaps.api.Partitioning;
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRules;
-import io.adaps.api.AliasTable;
 import io.adaps.examples.Seeds;
 
 /**

@@ -5,8 +5,8 @@ import static io.adaps.examples.Checks.checkNotNull;
 import java.util.function.LongConsumer;
 
 import io.adaps.api.AdaPS;
-import io.adaps.examples.mf.ShardPool;
 import io.adaps.examples.Seeds;
+import io.adaps.examples.mf.ShardPool;
 
 /**
  * Skip-gram training on one AdaPS node: one {@link W2vWorker} per thread of a {@link ShardPool},

@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.junit.jupiter.api.Test;
+
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.Technique;
 import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
 import io.adaps.testing.Concurrently;
-import org.junit.jupiter.api.Test;
 
 /**
  * {@link MfTrainer}'s blocked epochs on a cluster of two in-process nodes with two threads each:

@@ -9,14 +9,15 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
 import io.adaps.api.AdaPS;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
 import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
 import io.adaps.testing.Concurrently;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 
 /**
  * {@link W2vTrainer} on the first lines of Europarl: on two in-process nodes under ADAPTIVE with

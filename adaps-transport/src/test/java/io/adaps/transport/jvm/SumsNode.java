@@ -1,6 +1,5 @@
 package io.adaps.transport.jvm;
 
-import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,7 +1,5 @@
 package io.adaps.transport.netty;
 
-import io.adaps.testing.TransportContract;
-import io.adaps.testing.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -22,6 +20,7 @@ import io.adaps.api.transport.MessageHandler;
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.TransportConfig;
 import io.adaps.testing.Await;
+import io.adaps.testing.TransportContract.Inbox;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 

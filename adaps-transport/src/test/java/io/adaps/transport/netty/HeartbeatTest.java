@@ -1,7 +1,5 @@
 package io.adaps.transport.netty;
 
-import io.adaps.testing.TransportContract;
-import io.adaps.testing.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -14,6 +12,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.TransportConfig;
 import io.adaps.testing.Await;
+import io.adaps.testing.TransportContract;
+import io.adaps.testing.TransportContract.Inbox;
 
 /**
  * Failure detection against a fake peer over a plain socket: while it sends heartbeats it stays

@@ -1,6 +1,5 @@
 package io.adaps.transport.netty;
 
-import io.adaps.testing.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
@@ -15,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.adaps.api.transport.PeerAddress;
+import io.adaps.testing.TransportContract.Inbox;
 
 /**
  * Batching adds no latency on an idle link: a message is written as soon as it is sent, so a

@@ -1,7 +1,5 @@
 package io.adaps.transport.netty;
 
-import io.adaps.testing.TransportContract;
-import io.adaps.testing.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,6 +19,8 @@ import io.adaps.api.PeerFailedException;
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.TransportConfig;
 import io.adaps.testing.Await;
+import io.adaps.testing.TransportContract;
+import io.adaps.testing.TransportContract.Inbox;
 
 /**
  * Connections over plain sockets that send garbage, another protocol version, an oversized length or

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-
 import io.adaps.api.transport.MessageHandler;
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.TransportConfig;

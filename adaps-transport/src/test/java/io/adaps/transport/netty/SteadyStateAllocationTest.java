@@ -1,7 +1,5 @@
 package io.adaps.transport.netty;
 
-import io.adaps.testing.TransportContract;
-import io.adaps.testing.TransportContract.Inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -20,6 +18,7 @@ import io.adaps.api.PeerFailedException;
 import io.adaps.api.transport.MessageHandler;
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.testing.Await;
+import io.adaps.testing.TransportContract.Inbox;
 import io.netty.util.ResourceLeakDetector;
 
 /**
