@@ -285,7 +285,7 @@ public final class Relocator {
      */
     private void dispatch(MessageType type, Table table, long row, int index, int origin, long requestId, int hops,
                           float[] update, long version, MessageBatcher out, List<Refusal> refusals) {
-        if (rows.serve(type, table, row, index, origin, requestId, update, version, out)) {
+        if (rows.serve(type, table, row, index, origin, requestId, update, version, slot, out)) {
             return;
         }
         int valueLength = table.valueLength();

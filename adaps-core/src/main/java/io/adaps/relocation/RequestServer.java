@@ -16,13 +16,15 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
  * (the node's dispatch table refuses malformed ones).
  */
 public final class RequestServer {
-    /** Per thread: a value of any table, and the entries not owned here. */
+    /** Per thread: a request entry's values, an answer's value, and the entries not owned here. */
     private static final class Scratch {
         final float[] values;
+        final float[] answer;
         final IntArrayList missing = new IntArrayList();
 
         Scratch(int stride) {
             values = new float[stride];
+            answer = new float[stride];
         }
     }
 
@@ -61,7 +63,7 @@ public final class RequestServer {
                     request.readFloats(at + Message.ROW_ENTRY, s.values, 0, valueLength);
                 }
                 if (!rows.serve(type, table, request.rowAt(at), request.intAt(at + Message.ROW_LENGTH), request.origin(),
-                        request.requestId(), s.values, version, out)) {
+                        request.requestId(), s.values, version, s.answer, out)) {
                     s.missing.add(at);
                 }
             }

@@ -28,15 +28,13 @@ import io.adaps.store.TableStore;
  * ({@link #lane}): UNCHANGED answers travel in a lane of their own, so that the two kinds of
  * answers to one REFRESH make two messages however they interleave.
  *
- * <p>Thread-safe: store accesses are the store's; the scratch array is per thread.
+ * <p>Thread-safe: store accesses are the store's, and the caller brings the scratch array.
  */
 public final class RowServer {
     private final NodeContext context;
-    private final ThreadLocal<float[]> scratch;
 
     public RowServer(NodeContext context) {
         this.context = context;
-        this.scratch = ThreadLocal.withInitial(() -> new float[context.maxStride()]);
     }
 
     /** The batcher destination of messages to {@code peer} of {@code type}. */
@@ -67,12 +65,12 @@ public final class RowServer {
      *
      * @param update  the values of a PUSH, SET or SYNC entry (the table's value length)
      * @param version the version a REFRESH's replica has
+     * @param value   scratch for the row's value (the table's value length), the caller's own
      * @return {@code false}, changing nothing, if the row is not owned here
      */
     public boolean serve(MessageType type, Table table, long row, int index, int origin, long requestId,
-                         float[] update, long version, MessageBatcher out) {
+                         float[] update, long version, float[] value, MessageBatcher out) {
         TableStore store = context.store(table.id());
-        float[] value = scratch.get();
         int valueLength = table.valueLength();
         switch (type) {
             case PULL -> {

@@ -76,14 +76,20 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     private final WorkerServices services;
     private final Workers registry;
     private final KeySpace keys;
+    /** The node's stores and whether it has peers, kept here: read on every call. */
+    private final TableStore[] stores;
+    private final boolean cluster;
     private final NodeTableView[] views;
     private final int id;
     /** The tickets of this worker are those after this one. */
     private final long firstTicket;
     @SuppressWarnings("unused") // accessed through OWNER
     private volatile Thread owner;
-    /** Written and read by the owning thread (or, once it ended, the closing one). */
-    private boolean closed;
+    /**
+     * The owner of a closed worker: the one-compare check of the owner on every call then also
+     * refuses calls after close ({@link #bind} tells which it was).
+     */
+    private static final Thread CLOSED = new Thread("closed worker");
     private Requester requester;
     /** Created on the first intent, if the node's technique acts on intents. */
     private IntentQueue intentQueue;
@@ -92,6 +98,10 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     /** Written by the owning thread only; read by the manager. */
     private volatile long clock;
     private long ticketsIssued;
+    // Hot counters are plain fields (one load and store per call); the rare ones sit in an array.
+    private long localPulls;
+    private long localPushes;
+    private long localSets;
     private final long[] counters = new long[COUNTERS];
     private final PreparedSamples samples = new PreparedSamples();
     /** This worker's draws; seeded by node and worker id, so runs repeat. */
@@ -104,6 +114,11 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         this.services = services;
         this.registry = registry;
         this.keys = context.keys();
+        this.stores = new TableStore[context.tables().size()];
+        for (Table table : context.tables()) {
+            stores[table.id()] = context.store(table.id());
+        }
+        this.cluster = context.config().isCluster();
         this.id = id;
         this.firstTicket = firstTicket;
         this.ticketsIssued = firstTicket;
@@ -209,10 +224,10 @@ public final class NodeWorker extends AbstractAccess implements Worker {
      */
     @Override
     public void close() {
-        if (closed) {
+        Thread bound = owner;
+        if (bound == CLOSED) {
             return;
         }
-        Thread bound = owner;
         if (bound != null && bound != Thread.currentThread() && bound.isAlive()) {
             throw new IllegalStateException("thread='" + Thread.currentThread().getName() + "' (expected thread '"
                     + bound.getName() + "', which owns worker " + id + ", or any thread once it has ended)");
@@ -222,7 +237,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
                 requester.awaitAll();
             }
         } finally {
-            closed = true;
+            owner = CLOSED;
             if (intentQueue != null && !context.isClosed()) {
                 services.manager().retire(id);
             }
@@ -231,11 +246,6 @@ public final class NodeWorker extends AbstractAccess implements Worker {
             }
             registry.release(this, ticketsIssued);
         }
-    }
-
-    /** Whether {@link #close()} has been called. */
-    boolean isClosed() {
-        return closed;
     }
 
     /**
@@ -257,7 +267,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         long floats = checkIdsAndCountFloats(table, ids, idOffset, idCount);
         checkBuffer(op, buffer, bufferOffset, floats, exactLength);
         long ticket = async ? ++ticketsIssued : 0;
-        if (!context.config().isCluster()) {
+        if (!cluster) {
             runLocal(op, table, ids, idOffset, idCount, buffer, bufferOffset);
             count(op, idCount);
             return ticket;
@@ -270,7 +280,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         for (int i = idOffset; i < idOffset + idCount; i++) {
             Table idTable = table != null ? table : keys.tableOf(ids[i]);
             long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
-            TableStore store = context.store(idTable.id());
+            TableStore store = stores[idTable.id()];
             if (run(op, store, row, buffer, position)
                     || (inFlight != null && pushCountedOrLocally(inFlight, idTable, row, buffer, position))
                     || (op == Operation.PULL && awaitPendingReplica(store, row) && store.pull(row, buffer, position))) {
@@ -296,7 +306,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         int position = bufferOffset;
         int end = idOffset + idCount;
         if (table != null) {
-            TableStore store = context.store(table.id());
+            TableStore store = stores[table.id()];
             int valueLength = table.valueLength();
             for (int i = idOffset; i < end; i++) {
                 run(op, store, ids[i], buffer, position);
@@ -305,7 +315,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         } else {
             for (int i = idOffset; i < end; i++) {
                 Table keyTable = keys.tableOf(ids[i]);
-                run(op, context.store(keyTable.id()), ids[i] - keyTable.firstKey(), buffer, position);
+                run(op, stores[keyTable.id()], ids[i] - keyTable.firstKey(), buffer, position);
                 position += keyTable.valueLength();
             }
         }
@@ -318,7 +328,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         Table idTable = tableOf(table, id);
         checkBuffer(op, buffer, bufferOffset, idTable.valueLength(), false);
         long row = table == null ? id - idTable.firstKey() : id;
-        TableStore store = context.store(idTable.id());
+        TableStore store = stores[idTable.id()];
         if (run(op, store, row, buffer, bufferOffset)
                 || (op == Operation.PULL && awaitPendingReplica(store, row) && store.pull(row, buffer, bufferOffset))) {
             count(op, 1);
@@ -343,7 +353,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     private boolean pushCountedOrLocally(InFlightPushes inFlight, Table table, long row, float[] buffer, int position) {
         long key = RowKey.of(table.id(), row);
         inFlight.add(key);
-        if (context.store(table.id()).push(row, buffer, position)) {
+        if (stores[table.id()].push(row, buffer, position)) {
             inFlight.remove(key);
             return true;
         }
@@ -379,7 +389,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         checkRange(idOffset, idCount, ids.length, "idOffset", "idCount", "ids");
         checkIdsAndCountFloats(table, ids, idOffset, idCount);
         long ticket = async ? ++ticketsIssued : 0;
-        if (!context.config().isCluster() || context.config().technique() == Technique.STATIC) {
+        if (!cluster || context.config().technique() == Technique.STATIC) {
             return ticket;
         }
         Requester remote = requester();
@@ -407,9 +417,10 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         return requester;
     }
 
-    /** The thread this worker belongs to, or {@code null} before its first operation. */
+    /** The thread this worker belongs to, or {@code null} before its first operation and after close. */
     Thread ownerThread() {
-        return owner;
+        Thread thread = owner;
+        return thread == CLOSED ? null : thread;
     }
 
     /** Adds this worker's counters to {@code sums} at the indexes {@link #LOCAL_PULLS} .. {@link #POOL_FALLBACK_DRAWS}. */
@@ -417,6 +428,9 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         for (int i = 0; i < COUNTERS; i++) {
             sums[i] += counters[i];
         }
+        sums[LOCAL_PULLS] += localPulls;
+        sums[LOCAL_PUSHES] += localPushes;
+        sums[LOCAL_SETS] += localSets;
         Requester r = requester;
         if (r != null) {
             r.addCounters(sums, REMOTE_PULLS);
@@ -426,7 +440,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     /** This worker's local and remote accesses. */
     WorkerMetrics metrics() {
         Requester r = requester;
-        return new WorkerMetrics(id, counters[LOCAL_PULLS] + counters[LOCAL_PUSHES] + counters[LOCAL_SETS],
+        return new WorkerMetrics(id, localPulls + localPushes + localSets,
                 r == null ? 0 : r.remoteAccesses());
     }
 
@@ -526,10 +540,10 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         System.arraycopy(samples.keys(handle), 0, keysOut, keysOffset, n);
         samples.release(handle);
         // execute counts the rows it read here as local pulls: the difference is this sample's.
-        long localBefore = counters[LOCAL_PULLS];
+        long localBefore = localPulls;
         execute(Operation.PULL, table, keysOut, keysOffset, n, valuesOut, valuesOffset, false, false);
         counters[SAMPLE_ROWS_PULLED] += n;
-        counters[SAMPLE_ROWS_LOCAL] += counters[LOCAL_PULLS] - localBefore;
+        counters[SAMPLE_ROWS_LOCAL] += localPulls - localBefore;
     }
 
     /** Whether this node's manager places parameters by intent (a cluster of one has nothing to place). */
@@ -580,11 +594,11 @@ public final class NodeWorker extends AbstractAccess implements Worker {
 
     private void count(Operation op, int ids) {
         if (op == Operation.PULL) {
-            counters[LOCAL_PULLS] += ids;
+            localPulls += ids;
         } else if (op == Operation.PUSH) {
-            counters[LOCAL_PUSHES] += ids;
+            localPushes += ids;
         } else {
-            counters[LOCAL_SETS] += ids;
+            localSets += ids;
         }
     }
 
@@ -646,15 +660,15 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         if (owner != current) {
             bind(current);
         }
-        if (closed) {
-            throw new IllegalStateException("worker " + id + " of node " + context.nodeId()
-                    + " is closed (expected an open worker; get a new one with AdaPS.worker())");
-        }
     }
 
     private void bind(Thread current) {
         if (!OWNER.compareAndSet(this, null, current)) {
             Thread bound = owner;
+            if (bound == CLOSED) {
+                throw new IllegalStateException("worker " + id + " of node " + context.nodeId()
+                        + " is closed (expected an open worker; get a new one with AdaPS.worker())");
+            }
             if (bound != current) {
                 throw new IllegalStateException("thread='" + current.getName() + "' (expected thread '" + bound.getName()
                         + "', which owns worker " + id + "; create one worker per thread with AdaPS.worker())");

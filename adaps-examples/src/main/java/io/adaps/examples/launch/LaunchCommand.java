@@ -55,6 +55,11 @@ public final class LaunchCommand implements Callable<Integer> {
             description = "Maximum heap of each node's JVM, as for -Xmx (default: ${DEFAULT-VALUE}).")
     private String heap;
 
+    @Option(names = "--pin-cores",
+            description = "Run node i on processor i mod processors only (taskset), so that each node has a core "
+                    + "of its own as on a cluster of machines; with --nodes 1 the single node gets one core.")
+    private boolean pinCores;
+
     @Parameters(paramLabel = "APPLICATION", arity = "1..*",
             description = "The application and its flags, run on every node, e.g. mf --threads 1.")
     private List<String> application;
@@ -63,7 +68,7 @@ public final class LaunchCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         validate();
         LocalCluster.Spec cluster = new LocalCluster.Spec(nodes, Examples.class.getName(), application,
-                System.getProperty("java.class.path"), heap, FAILURE_GRACE);
+                System.getProperty("java.class.path"), heap, FAILURE_GRACE, pinCores);
         PrefixedConsole console = new PrefixedConsole(spec.commandLine().getOut(), spec.commandLine().getErr());
         try (LocalCluster running = LocalCluster.start(cluster, console)) {
             Thread cleanup = new Thread(running::close, "adaps-launch-cleanup");

@@ -105,6 +105,9 @@ public final class LocalCluster implements AutoCloseable {
 
     private void startNode(int node, String clusterId) throws IOException {
         List<String> command = new ArrayList<>();
+        if (spec.pinCores()) {
+            command.addAll(List.of(TASKSET, "-c", Integer.toString(node % Runtime.getRuntime().availableProcessors())));
+        }
         command.add(javaBinary());
         command.addAll(JVM_FLAGS);
         command.add("-Xmx" + spec.heap());
@@ -122,6 +125,9 @@ public final class LocalCluster implements AutoCloseable {
         pump(new OutputPump(process.getInputStream(), node, false, output), "adaps-launch-node-" + node + "-out");
         pump(new OutputPump(process.getErrorStream(), node, true, output), "adaps-launch-node-" + node + "-err");
     }
+
+    /** Runs a command on chosen processors (util-linux, on every Linux). */
+    private static final String TASKSET = "taskset";
 
     /** The java binary of this JVM, so that the nodes run on the same Java. */
     private static String javaBinary() {
@@ -284,9 +290,12 @@ public final class LocalCluster implements AutoCloseable {
      * @param classPath    the class path of each JVM
      * @param heap         each JVM's maximum heap, as for {@code -Xmx}: e.g. {@code 512m}, {@code 2g}
      * @param failureGrace how long the other nodes may run on after one failed, > 0
+     * @param pinCores     whether node {@code i}'s JVM runs on processor {@code i mod processors}
+     *                     only ({@code taskset}), so that each node has a core of its own as on a
+     *                     cluster of machines; one node is then pinned to one core too
      */
     public record Spec(int nodes, String mainClass, List<String> args, String classPath, String heap,
-                       Duration failureGrace) {
+                       Duration failureGrace, boolean pinCores) {
         private static final Pattern HEAP = Pattern.compile("[1-9][0-9]*[kKmMgG]?");
 
         /**
@@ -304,6 +313,12 @@ public final class LocalCluster implements AutoCloseable {
             if (failureGrace.isNegative() || failureGrace.isZero()) {
                 throw new IllegalArgumentException("failureGrace=" + failureGrace + " (expected > 0)");
             }
+        }
+
+        /** A cluster whose JVMs run on any processor. */
+        public Spec(int nodes, String mainClass, List<String> args, String classPath, String heap,
+                    Duration failureGrace) {
+            this(nodes, mainClass, args, classPath, heap, failureGrace, false);
         }
 
         /**

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 import io.adaps.api.AdaPS;
+import io.adaps.examples.ThreadCpu;
 import io.adaps.examples.mf.RunOutput.Accesses;
 import me.tongfei.progressbar.ProgressBar;
 
@@ -54,6 +55,7 @@ final class MfRun {
             out.printf(Locale.ROOT, "epoch %3d: %-57s train RMSE %.4f, test RMSE %.4f%n", 0, "initial model",
                     initial.trainRmse(), initial.testRmse());
         }
+        ThreadCpu cpu = new ThreadCpu();
         for (int epoch = 1; epoch <= epochs; epoch++) {
             Accesses before = Accesses.of(node.metrics());
             double seconds;
@@ -61,10 +63,10 @@ final class MfRun {
             // milliseconds, which would count against every epoch.
             try (ProgressBar bar = reports()
                     ? RunOutput.progressBar(epoch, plan.train().size(), node.clusterSize() > 1) : null) {
-                long start = System.nanoTime();
+                cpu.start();
                 plan.epoch(trainer, bar == null ? done -> { } : bar::stepBy);
                 node.barrier();
-                seconds = (System.nanoTime() - start) / 1e9;
+                seconds = cpu.stop(epoch);
             }
             long evaluating = System.nanoTime();
             ClusterStats.Round result = evaluate(epoch, Accesses.of(node.metrics()).minus(before));
@@ -78,6 +80,7 @@ final class MfRun {
                 out.flush();
             }
         }
+        cpu.lines(node.nodeId()).forEach(out::println);
         RunOutput.printSummary(out, node.metrics());
     }
 

@@ -8,6 +8,7 @@ import java.util.stream.IntStream;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.NodeMetrics;
+import io.adaps.examples.ThreadCpu;
 import io.adaps.examples.mf.ClusterStats;
 import io.adaps.examples.mf.RunOutput;
 import io.adaps.examples.mf.RunOutput.Accesses;
@@ -78,16 +79,17 @@ final class W2vRun {
             out.printf(Locale.ROOT, "epoch %3d: %-72s held-out loss %.4f, similarity %.4f%n", 0, "initial model",
                     initial.round().testMean(), initial.evaluation().similarity());
         }
+        ThreadCpu cpu = new ThreadCpu();
         for (int epoch = 1; epoch <= epochs; epoch++) {
             NodeMetrics before = node.metrics();
             W2vTrainer.Epoch trained;
             double seconds;
             try (ProgressBar bar = reports()
                     ? RunOutput.progressBar(epoch, trainer.words(), node.clusterSize() > 1) : null) {
-                long start = System.nanoTime();
+                cpu.start();
                 trained = trainer.epoch(bar == null ? done -> { } : bar::stepBy);
                 node.barrier();
-                seconds = (System.nanoTime() - start) / 1e9;
+                seconds = cpu.stop(epoch);
             }
             NodeMetrics after = node.metrics();
             Accesses accesses = Accesses.of(after).minus(Accesses.of(before));
@@ -106,6 +108,7 @@ final class W2vRun {
                 out.flush();
             }
         }
+        cpu.lines(node.nodeId()).forEach(out::println);
         RunOutput.printSummary(out, node.metrics());
     }
 

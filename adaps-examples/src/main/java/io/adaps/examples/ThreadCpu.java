@@ -1,0 +1,134 @@
+package io.adaps.examples;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Where a node's processor time goes while it trains, by kind of thread: the training threads,
+ * the adaptive manager, the transport, the JIT compilers, the garbage collector and the rest, read
+ * from {@code /proc/self/task} (Linux; elsewhere every figure is 0). A run times each epoch's
+ * training with {@link #start()} and {@link #stop(int)} (evaluation is left out) and prints the
+ * first epoch (the JIT's warm-up) and the others apart, per node, so that the cost of a cluster
+ * can be compared with one node's thread by thread.
+ *
+ * <p>Times are in the kernel's clock ticks of {@value #TICKS_PER_SECOND} per second (its
+ * {@code USER_HZ} on every Linux platform the JVM runs on), user and system time together.
+ */
+public final class ThreadCpu {
+    /** The kernel's clock ticks per second in {@code /proc}. */
+    static final int TICKS_PER_SECOND = 100;
+    private static final Path TASKS = Path.of("/proc/self/task");
+
+    /** Kinds of thread, by their names (the kernel keeps the first 15 characters). */
+    public enum Kind {
+        TRAINING("training"), MANAGER("manager"), TRANSPORT("transport"), JIT("jit"), GC("gc"), OTHER("other");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        /** The kind of the thread called {@code name}. */
+        static Kind of(String name) {
+            if (name.startsWith("adaps-mf") || name.startsWith("adaps-w2v")) {
+                return TRAINING;
+            } else if (name.startsWith("adaps-manager")) {
+                return MANAGER;
+            } else if (name.startsWith("adaps-netty") || name.startsWith("adaps-injvm")) {
+                return TRANSPORT;
+            } else if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+                return JIT;
+            } else if (name.startsWith("GC Thread") || name.startsWith("G1 ")) {
+                return GC;
+            }
+            return OTHER;
+        }
+    }
+
+    private final long[] warmUpTicks = new long[Kind.values().length];
+    private final long[] steadyTicks = new long[Kind.values().length];
+    private double warmUpSeconds;
+    private double steadySeconds;
+    private int lastEpoch;
+    private long[] startTicks;
+    private long startNanos;
+
+    /** Starts timing an epoch's training. */
+    public void start() {
+        startTicks = now();
+        startNanos = System.nanoTime();
+    }
+
+    /** Ends timing epoch {@code epoch}'s training; returns its wall time in seconds. */
+    public double stop(int epoch) {
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        long[] ticks = now();
+        long[] into = epoch == 1 ? warmUpTicks : steadyTicks;
+        for (int k = 0; k < ticks.length; k++) {
+            into[k] += ticks[k] - startTicks[k];
+        }
+        if (epoch == 1) {
+            warmUpSeconds += seconds;
+        } else {
+            steadySeconds += seconds;
+        }
+        lastEpoch = Math.max(lastEpoch, epoch);
+        return seconds;
+    }
+
+    /**
+     * The machine-readable lines of the epochs timed: epoch 1, then epochs 2 to the last, e.g.
+     * {@code CPU node=0 epochs=2-10 wall=3.21 training=2.95 manager=0.12 transport=0.08 jit=0.03
+     * gc=0.01 other=0.02}: seconds of processor time by kind of thread, and the epochs' wall time.
+     */
+    public List<String> lines(int node) {
+        List<String> lines = new ArrayList<>(2);
+        lines.add(line(node, "1", warmUpSeconds, warmUpTicks));
+        if (lastEpoch > 1) {
+            lines.add(line(node, "2-" + lastEpoch, steadySeconds, steadyTicks));
+        }
+        return lines;
+    }
+
+    private static String line(int node, String epochs, double wallSeconds, long[] ticks) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "CPU node=%d epochs=%s wall=%.2f", node, epochs,
+                wallSeconds));
+        for (Kind kind : Kind.values()) {
+            line.append(String.format(Locale.ROOT, " %s=%.2f", kind.label, ticks[kind.ordinal()] / (double) TICKS_PER_SECOND));
+        }
+        return line.toString();
+    }
+
+    /** Processor ticks of every thread of this process now, by kind (indexed by ordinal). */
+    static long[] now() {
+        long[] now = new long[Kind.values().length];
+        if (!Files.isDirectory(TASKS)) {
+            return now;
+        }
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            for (Path task : tasks) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).strip();
+                    now[Kind.of(name).ordinal()] += ticks(Files.readString(task.resolve("stat")));
+                } catch (IOException ended) {
+                    // The thread ended between the listing and the read: its time is gone with it.
+                }
+            }
+        } catch (IOException e) {
+            return now;
+        }
+        return now;
+    }
+
+    /** User plus system ticks from a {@code stat} line: fields 14 and 15, after the parenthesized name. */
+    static long ticks(String stat) {
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+}
