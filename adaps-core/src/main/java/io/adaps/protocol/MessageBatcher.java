@@ -104,6 +104,28 @@ public final class MessageBatcher {
         return at;
     }
 
+    /**
+     * Reserves an entry in the message {@code destination} has open, for a caller that knows the
+     * entry belongs to it (the same header as the open message's: the next entry of one request,
+     * or of one answer to it). The fast path of a loop over entries; returns the offset as
+     * {@link #entry} does, or -1 if there is no open message or the entry (or its answer) would
+     * not fit, and the caller then calls {@link #entry}.
+     */
+    public int append(int destination, int entryLength, int answerEntryLength) {
+        int start = open[destination];
+        int at = positions[destination];
+        if (start < 0 || at + entryLength - start > maxMessageBytes
+                || openAnswerBytes[destination] + answerEntryLength > maxMessageBytes) {
+            return -1;
+        }
+        ExpandableArrayBuffer buffer = buffers[destination];
+        buffer.checkLimit(at + entryLength);
+        positions[destination] = at + entryLength;
+        openAnswerBytes[destination] += answerEntryLength;
+        Message.writeCount(buffer, start, ++openCount[destination]);
+        return at;
+    }
+
     private int startMessage(int destination, ExpandableArrayBuffer buffer, MessageType type, int flags, int table,
                              long requestId, int origin, int aux) {
         if (starts[destination].isEmpty()) {

@@ -5,7 +5,6 @@ import io.adaps.context.NodeContext;
 import io.adaps.protocol.BatcherPool;
 import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageBatcher;
-import io.adaps.protocol.MessageType;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 /**
@@ -47,26 +46,11 @@ public final class RequestServer {
     /** Serves {@code request} from {@code peer}: see the class comment. */
     public void onRequest(int peer, Message request) {
         Table table = context.table(request.table());
-        MessageType type = request.type();
-        int valueLength = table.valueLength();
-        int entryLength = type.entryLength(valueLength, context.store(table.id()).stride());
         Scratch s = scratch.get();
         s.missing.clear();
         MessageBatcher out = batchers.acquire();
         try {
-            for (int i = 0; i < request.count(); i++) {
-                int at = request.entry(i, entryLength);
-                long version = 0;
-                if (type == MessageType.REFRESH) {
-                    version = request.versionAt(at + Message.ROW_ENTRY);
-                } else if (type != MessageType.PULL) {
-                    request.readFloats(at + Message.ROW_ENTRY, s.values, 0, valueLength);
-                }
-                if (!rows.serve(type, table, request.rowAt(at), request.intAt(at + Message.ROW_LENGTH), request.origin(),
-                        request.requestId(), s.values, version, s.answer, out)) {
-                    s.missing.add(at);
-                }
-            }
+            rows.serveOwned(request, table, s.values, s.answer, out, s.missing);
         } finally {
             batchers.sendAndRelease(out, sender);
         }

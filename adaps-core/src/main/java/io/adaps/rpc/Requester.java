@@ -40,6 +40,7 @@ public final class Requester implements LocalizeSink {
     private final Peers peers;
     private final Relocator relocator;
     private final int workerId;
+    private final int self;
     private final int tables;
     private final RemoteCall[] calls = new RemoteCall[IN_FLIGHT];
     /** Destination {@code peer * tables + table}: one request message (or several) per peer and table. */
@@ -65,6 +66,7 @@ public final class Requester implements LocalizeSink {
         this.peers = context.peers();
         this.relocator = relocator;
         this.workerId = workerId;
+        this.self = context.nodeId();
         this.tables = context.tables().size();
         int destinations = context.clusterSize() * tables;
         this.requests = new MessageBatcher(destinations, context.config().maxMessageBytes());
@@ -82,7 +84,18 @@ public final class Requester implements LocalizeSink {
 
     /** Starts collecting the remote rows of an operation. */
     public void begin(Operation operation) {
+        if (!requests.isEmpty()) {
+            discard(); // an operation that failed before it was sent
+        }
         this.operation = operation;
+    }
+
+    private void discard() {
+        for (int u = 0; u < requests.used(); u++) {
+            positions[requests.destination(u)].clear();
+            rows[requests.destination(u)].clear();
+        }
+        requests.clear();
     }
 
     /** Adds {@code row} of {@code table}, held by {@code peer}, whose value is at {@code buffer[position ..]}. */
@@ -95,8 +108,13 @@ public final class Requester implements LocalizeSink {
         int destination = peer * tables + table.id();
         int valueLength = table.valueLength();
         MessageType type = operation.request;
-        int at = requests.entry(destination, type, 0, table.id(), 0, context.nodeId(), 0, type.entryLength(valueLength, 0),
-                operation.answer.entryLength(valueLength, 0));
+        int entryLength = type.entryLength(valueLength, 0);
+        int answerLength = operation.answer.entryLength(valueLength, 0);
+        // Every entry of one operation to one destination has the same header.
+        int at = requests.append(destination, entryLength, answerLength);
+        if (at < 0) {
+            at = requests.entry(destination, type, 0, table.id(), 0, self, 0, entryLength, answerLength);
+        }
         MutableDirectBuffer message = requests.buffer(destination);
         at = Message.writeRow(message, at, row);
         // The entry's index is its position in its message, which becomes one part of the call.
