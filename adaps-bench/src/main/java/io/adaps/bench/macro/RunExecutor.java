@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs one configuration of the comparison as a separate process ({@code bin/adaps-example}, whose
- * launcher starts one JVM per node) and collects what node 0 reported.
+ * launcher starts one JVM per node) and collects what node 0 reported and where each node's
+ * processor time went.
  *
  * <p>Each run is bounded by a time limit, after which it and its children (the nodes) are stopped.
  * Its stdout and stderr are kept in the log directory. The children get the environment of this
@@ -53,11 +54,12 @@ record RunExecutor(Path launcher, Path workDir, Path logs, Duration timeout, Pri
         }
         int exitCode = finished ? process.exitValue() : -1;
         RunOutcome outcome;
+        List<String> lines = Files.readAllLines(stdout, StandardCharsets.UTF_8);
         try {
-            List<EpochResult> results = EpochResult.parseAll(Files.readAllLines(stdout, StandardCharsets.UTF_8));
-            outcome = new RunOutcome(config, epochs, exitCode, !finished, null, results);
+            outcome = new RunOutcome(config, epochs, exitCode, !finished, null, EpochResult.parseAll(lines),
+                    NodeCpu.parseAll(lines));
         } catch (IllegalArgumentException e) {
-            outcome = new RunOutcome(config, epochs, exitCode, !finished, e.getMessage(), List.of());
+            outcome = new RunOutcome(config, epochs, exitCode, !finished, e.getMessage(), List.of(), List.of());
         }
         String failure = outcome.failure();
         report("%s, %s: %s after %.0f s (logs: %s)%s", config.workload().subcommand(), config.configuration(),

@@ -16,15 +16,19 @@ import picocli.CommandLine;
 
 /**
  * The whole command against a stand-in for {@code bin/adaps-example}: a script that prints RESULT
- * lines as the examples do (STATIC takes 4 s per epoch, every other technique 1 s) and fails
+ * and CPU lines as the examples do (STATIC takes 4 s per epoch, every other technique 1 s) and fails
  * under FULL_REPLICATION, so that the matrix, the commands, the logs, the failure rows, the report
  * region and the charts are checked without starting a cluster.
  */
 class TechniqueComparisonTest {
     private static final String FAKE_LAUNCHER = """
             #!/usr/bin/env bash
-            prefix=""
-            if [ "$1" = launch ]; then prefix="[node 0] "; shift 4; fi
+            launched=false; nodes=1
+            if [ "$1" = launch ]; then
+              launched=true; shift
+              while [ "$1" != -- ]; do [ "$1" = --nodes ] && nodes=$2; shift; done
+              shift
+            fi
             workload=$1; shift
             epochs=1; technique=none
             while [ $# -gt 0 ]; do
@@ -36,13 +40,26 @@ class TechniqueComparisonTest {
             done
             if [ "$technique" = FULL_REPLICATION ]; then echo "node 1 failed" >&2; exit 3; fi
             seconds=1; [ "$technique" = STATIC ] && seconds=4
+            prefix=""; $launched && prefix="[node 0] "
             for epoch in $(seq 1 "$epochs"); do
               if [ "$workload" = mf ]; then
-                echo "${prefix}RESULT epoch=$epoch seconds=$seconds rmse=0.$((5 - epoch)) local=1.0 bytes=2097152"
+                echo "${prefix}RESULT epoch=$epoch seconds=$seconds rmse=0.$((5 - epoch)) local=1.0 \
+            bytes=$((2097152 * epoch)) entries=1048576"
               else
                 echo "${prefix}RESULT epoch=$epoch seconds=$seconds loss=3.0 heldout=2.$((5 - epoch)) similarity=0.3 \
-            local=0.5 bytes=1048576"
+            local=0.5 bytes=$((1048576 * epoch)) entries=1048576"
               fi
+            done
+            # Per epoch: the training thread half the epoch, the manager 0.25 s, the transport 0.125 s (0 alone).
+            for node in $(seq 0 $((nodes - 1))); do
+              prefix=""; $launched && prefix="[node $node] "
+              for range in 1 "2-$epochs"; do
+                k=$(( ${range#*-} - ${range%-*} + 1 ))
+                [ "$range" = 2-1 ] && continue
+                awk -v p="$prefix" -v n="$node" -v r="$range" -v k="$k" -v s="$seconds" -v c="$nodes" 'BEGIN {
+                  printf "%sCPU node=%d epochs=%s wall=%.2f training=%.2f manager=%.2f transport=%.2f jit=0.01 gc=0.01 \
+            other=0.01\\n", p, n, r, k * s, k * s / 2, k * 0.25, (c > 1 ? k * 0.125 : 0) }'
+              done
             done
             """;
 
@@ -88,9 +105,9 @@ class TechniqueComparisonTest {
                         + "(1.00 s against 4.00 s); held-out loss after epoch 2: 2.3000 against 2.3000. "
                         + "Target: at least 3x, reached")
                 .contains("- **mf, 2 nodes: ADAPTIVE runs an epoch 4.00x as fast as STATIC**")
-                .contains("| 1 x 2, single node | 1.00 | 4.00x | 0.3000 | 100.0% | 2.0 |\n")
+                .contains("| 1 x 2, single node | 1.00 | 4.00x | 0.3000 | 100.0% | 4.0 |\n")
                 .contains("| 2 x 1, FULL_REPLICATION | failed (exit code 3) | – | – | – | – |\n")
-                .contains("| 2 x 1, STATIC+LOCAL | 4.00 | 1.00x | 2.3000 | 0.3000 | 50.0% | 1.0 |\n")
+                .contains("| 2 x 1, STATIC+LOCAL | 4.00 | 1.00x | 2.3000 | 0.3000 | 50.0% | 2.0 |\n")
                 .contains("| 2 x 1, FULL_REPLICATION+LOCAL | failed (exit code 3) | – | – | – | – | – |\n")
                 .contains("![w2v, 2 nodes: mean epoch time](img/w2v-2nodes-epoch-time.png)")
                 .contains("![mf, 2 nodes: test RMSE over training time](img/mf-2nodes-quality.png)");
@@ -119,7 +136,7 @@ class TechniqueComparisonTest {
         assertThat(exitCode).isZero();
         assertThat(Files.readString(page)).contains("2 epoch(s) per run, 3 runs per configuration (taken in turns)")
                 .contains("| MiB sent by node 0 | range over the runs |\n")
-                .contains("| 2 x 1, ADAPTIVE | 1.00 | 4.00x | 0.3000 | 100.0% | 2.0 | 1.00–1.00 s, rmse 0.3000–0.3000 |\n")
+                .contains("| 2 x 1, ADAPTIVE | 1.00 | 4.00x | 0.3000 | 100.0% | 4.0 | 1.00–1.00 s, rmse 0.3000–0.3000 |\n")
                 .doesNotContain("technique-comparison:w2v");
         for (int repeat = 1; repeat <= 3; repeat++) {
             assertThat(repo.resolve("logs/mf-2x1-static-run" + repeat + ".out")).isNotEmptyFile();
