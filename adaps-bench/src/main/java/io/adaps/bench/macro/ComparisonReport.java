@@ -18,10 +18,11 @@ import java.util.List;
  * @param repeats         runs per configuration
  * @param processors      the machine's processors, which every run's JVMs share
  * @param baselineThreads threads of the single-node baseline (0: none)
+ * @param pinCores        whether each node's JVM ran on a processor of its own ({@code --pin-cores})
  * @param extraArgs       the further flags given to the workload's runs
  */
 record ComparisonReport(Workload workload, List<Integer> nodeCounts, int epochs, int repeats, int processors,
-                        int baselineThreads, List<String> extraArgs) {
+                        int baselineThreads, boolean pinCores, List<String> extraArgs) {
     /**
      * The Markdown of the workload's runs among {@code outcomes}, ending with a newline; writes the
      * charts into {@code imageDir}, which the Markdown names as {@code imageLink} (e.g. {@code img},
@@ -75,8 +76,10 @@ record ComparisonReport(Workload workload, List<Integer> nodeCounts, int epochs,
                         : repeats + " runs per configuration (taken in turns), ")
                 + "one run after the other on " + processors + " processor(s). Clusters are local JVMs with 1 "
                 + "training thread per node (`bin/adaps-example launch`)"
-                + (baselineThreads > 0 ? "; the single-node baseline runs " + baselineThreads
-                + " threads in one JVM and is the first row of each table" : "")
+                + (pinCores ? ", each on a processor of its own (`--pin-cores`: node i on processor i mod "
+                + processors + ")" : "")
+                + (baselineThreads > 0 ? "; the single-node baseline runs " + baselineThreads + " thread(s) in one JVM"
+                + (pinCores ? " on one processor" : "") + " and is the first row of each table" : "")
                 + ". Epoch time: " + mean + "; speed-up: the epoch time of the reference run (`STATIC`, with "
                 + "`NAIVE` sampling for w2v) on the table's node count over the row's; quality (losses: lower is "
                 + "better) and local fraction: the cluster's, after epoch E = " + epochs

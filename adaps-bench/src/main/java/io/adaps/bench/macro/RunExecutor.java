@@ -26,9 +26,10 @@ import java.util.concurrent.TimeUnit;
  * @param workDir  the directory runs start in (the repository's root)
  * @param logs     where each run's stdout and stderr go
  * @param timeout  the time limit of each run
+ * @param pinCores whether every run's nodes are pinned to a core each ({@link RunConfig#command})
  * @param err      where progress is reported
  */
-record RunExecutor(Path launcher, Path workDir, Path logs, Duration timeout, PrintWriter err) {
+record RunExecutor(Path launcher, Path workDir, Path logs, Duration timeout, boolean pinCores, PrintWriter err) {
     /** How long a stopped run may take to exit before it is killed. */
     private static final Duration KILL_GRACE = Duration.ofSeconds(15);
 
@@ -38,7 +39,7 @@ record RunExecutor(Path launcher, Path workDir, Path logs, Duration timeout, Pri
      */
     RunOutcome run(RunConfig config, int epochs, List<String> extraArgs, String logName)
             throws IOException, InterruptedException {
-        List<String> command = config.command(launcher.toString(), epochs, extraArgs);
+        List<String> command = config.command(launcher.toString(), epochs, pinCores, extraArgs);
         Path stdout = logs.resolve(logName + ".out");
         Path stderr = logs.resolve(logName + ".err");
         report("%s, %s: %s", config.workload().subcommand(), config.configuration(), String.join(" ", command));

@@ -31,6 +31,12 @@ import picocli.CommandLine.Spec;
  * into the workload's generated region of a Markdown page ({@link ReportRegion};
  * {@code docs/benchmarks.md} by default), with the charts in {@code img/} beside it, and to stdout.
  *
+ * <p>With {@code --pin-cores} every run goes through the launcher with {@code --pin-cores}, so that
+ * each node's JVM has a processor of its own as on a cluster of machines, and the baseline is one
+ * node on one processor with one thread by default, like each node of the clusters: only then does
+ * a cluster of N nodes have N times the single node's processors, and their epoch times say how it
+ * scales.
+ *
  * <p>The runs go one after the other, so that they do not compete for the machine's cores. With
  * {@code --repeats N} the whole matrix runs N times in turn (A B C A B C ...), so that the
  * machine's drift spreads over every configuration alike, and each configuration is reported by
@@ -86,9 +92,15 @@ public final class TechniqueComparison implements Callable<Integer> {
                     + "the median epoch time, with the ranges over the runs beside it (default: ${DEFAULT-VALUE}).")
     private int repeats;
 
-    @Option(names = "--baseline-threads", paramLabel = "N", defaultValue = "2",
-            description = "Threads of the single-node baseline of each workload; 0 skips it (default: ${DEFAULT-VALUE}).")
-    private int baselineThreads;
+    @Option(names = "--baseline-threads", paramLabel = "N",
+            description = "Threads of the single-node baseline of each workload; 0 skips it (default: 2, or 1 with "
+                    + "--pin-cores, like each node of the clusters).")
+    private Integer baselineThreads;
+
+    @Option(names = "--pin-cores",
+            description = "Run every node's JVM on a processor of its own (bin/adaps-example launch --pin-cores: node "
+                    + "i on processor i mod processors), the single-node baseline too, on one processor.")
+    private boolean pinCores;
 
     @Option(names = "--mf-arg", paramLabel = "FLAG",
             description = "A further flag for every mf run, e.g. --mf-arg=--entries=1000000; repeatable.")
@@ -129,13 +141,14 @@ public final class TechniqueComparison implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         validate();
-        List<RunConfig> runs = RunMatrix.runs(workloads, nodeCounts, techniques, samplings, baselineThreads);
+        List<RunConfig> runs = RunMatrix.runs(workloads, nodeCounts, techniques, samplings, baselineThreads());
         PrintWriter err = spec.commandLine().getErr();
         err.printf("technique-comparison: %d runs of %d epoch(s), each limited to %d minute(s)%n",
                 runs.size() * repeats, epochs, timeoutMinutes);
         Files.createDirectories(logs);
         Path launcher = repo.resolve("bin").resolve("adaps-example").toAbsolutePath().normalize();
-        RunExecutor executor = new RunExecutor(launcher, repo, logs, Duration.ofMinutes(timeoutMinutes), err);
+        RunExecutor executor = new RunExecutor(launcher, repo, logs, Duration.ofMinutes(timeoutMinutes), pinCores,
+                err);
         Map<Workload, List<String>> extraArgs = Map.of(Workload.MF, mfArgs, Workload.W2V, w2vArgs);
         List<RunOutcome> outcomes = new ArrayList<>();
         for (int repeat = 1; repeat <= repeats; repeat++) {
@@ -148,7 +161,7 @@ public final class TechniqueComparison implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         for (Workload workload : workloads) {
             ComparisonReport report = new ComparisonReport(workload, nodeCounts, epochs, repeats,
-                    Runtime.getRuntime().availableProcessors(), baselineThreads, extraArgs.get(workload));
+                    Runtime.getRuntime().availableProcessors(), baselineThreads(), pinCores, extraArgs.get(workload));
             String markdown = report.markdown(outcomes, page.resolveSibling("img"), "img");
             stdout.print(markdown);
             stdout.flush();
@@ -165,8 +178,10 @@ public final class TechniqueComparison implements Callable<Integer> {
             problem = "--epochs=" + epochs + " (expected >= 1)";
         } else if (repeats < 1) {
             problem = "--repeats=" + repeats + " (expected >= 1)";
-        } else if (baselineThreads < 0) {
-            problem = "--baseline-threads=" + baselineThreads + " (expected >= 0)";
+        } else if (baselineThreads() < 0) {
+            problem = "--baseline-threads=" + baselineThreads() + " (expected >= 0)";
+        } else if (pinCores && baselineThreads() == 0) {
+            problem = "--baseline-threads=0 (expected >= 1 with --pin-cores: the speed-ups are over the single node)";
         } else if (timeoutMinutes <= 0) {
             problem = "--timeout-minutes=" + timeoutMinutes + " (expected > 0)";
         } else if (nodeCounts.stream().anyMatch(nodes -> nodes <= 0) || hasDuplicates(nodeCounts)) {
@@ -185,6 +200,11 @@ public final class TechniqueComparison implements Callable<Integer> {
         if (problem != null) {
             throw new ParameterException(spec.commandLine(), problem);
         }
+    }
+
+    /** The single node's threads: as given, else 1 with pinned cores (as each node of a cluster), 2 without. */
+    private int baselineThreads() {
+        return baselineThreads != null ? baselineThreads : pinCores ? 1 : 2;
     }
 
     /** Why the reports could not be written to {@code --out}, or {@code null}. */

@@ -148,6 +148,29 @@ class TechniqueComparisonTest {
     }
 
     @Test
+    void pinnedCoresLaunchEveryRunAndTheSingleNodeRunsOneThreadOnOneCore() throws IOException {
+        Path page = repo.resolve("benchmarks.md");
+
+        int exitCode = run("--repo", repo.toString(), "--out", page.toString(), "--logs",
+                repo.resolve("logs").toString(), "--epochs", "2", "--workloads", "mf", "--techniques", "static,adaptive",
+                "--nodes", "2,4", "--pin-cores");
+
+        assertThat(exitCode).isZero();
+        String launcher = repo.resolve("bin/adaps-example").toString();
+        assertThat(err.toString())
+                .contains("mf, 1 x 1, single node: " + launcher + " launch --nodes 1 --pin-cores -- mf --threads 1 "
+                        + "--epochs 2\n")
+                .contains("mf, 4 x 1, ADAPTIVE: " + launcher + " launch --nodes 4 --pin-cores -- mf --threads 1 "
+                        + "--epochs 2 --technique ADAPTIVE\n");
+        assertThat(Files.readString(page))
+                .contains("Clusters are local JVMs with 1 training thread per node (`bin/adaps-example launch`), each "
+                        + "on a processor of its own (`--pin-cores`: node i on processor i mod ")
+                .contains("the single-node baseline runs 1 thread(s) in one JVM on one processor")
+                .contains("| 1 x 1, single node | 1.00 | 4.00x | 0.3000 | 100.0% | 4.0 |\n");
+        assertThat(repo.resolve("logs/mf-1x1-single-node.out")).content().startsWith("[node 0] RESULT epoch=1");
+    }
+
+    @Test
     void invalidOptionsAreNamedWithWhatWasExpectedBeforeAnyRun() throws IOException {
         assertThat(run("--repo", repo.toString(), "--epochs", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--epochs=0 (expected >= 1)");
@@ -155,6 +178,11 @@ class TechniqueComparisonTest {
         assertThat(err.toString()).contains("--techniques=[STATIC, STATIC] (expected distinct techniques)");
         assertThat(run("--repo", repo.toString(), "--repeats", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--repeats=0 (expected >= 1)");
+        assertThat(run("--repo", repo.toString(), "--baseline-threads", "-1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--baseline-threads=-1 (expected >= 0)");
+        assertThat(run("--repo", repo.toString(), "--pin-cores", "--baseline-threads", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--baseline-threads=0 (expected >= 1 with --pin-cores: the speed-ups are "
+                + "over the single node)");
         Path broken = repo.resolve("broken.md");
         Files.writeString(broken, ReportRegion.of(Workload.MF).end() + "\n");
         assertThat(run("--repo", repo.toString(), "--out", broken.toString(), "--logs", repo.resolve("logs").toString()))
