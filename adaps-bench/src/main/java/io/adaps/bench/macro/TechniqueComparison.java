@@ -165,7 +165,7 @@ public final class TechniqueComparison implements Callable<Integer> {
             String markdown = report.markdown(outcomes, page.resolveSibling("img"), "img");
             stdout.print(markdown);
             stdout.flush();
-            ReportRegion.of(workload).write(page, markdown);
+            ReportRegion.comparison(workload).write(page, markdown);
         }
         err.println("technique-comparison: wrote " + out + " and its charts in " + page.resolveSibling("img"));
         err.flush();
@@ -211,7 +211,7 @@ public final class TechniqueComparison implements Callable<Integer> {
     private String outProblem() throws IOException {
         try {
             for (Workload workload : workloads) {
-                ReportRegion.of(workload).check(out);
+                ReportRegion.comparison(workload).check(out);
             }
             return null;
         } catch (IllegalArgumentException e) {

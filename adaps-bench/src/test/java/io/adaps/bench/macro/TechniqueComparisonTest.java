@@ -87,8 +87,8 @@ class TechniqueComparisonTest {
     void runsTheMatrixAndWritesTheRegionTheChartsAndTheLogs() throws IOException {
         Path page = repo.resolve("docs/benchmarks.md");
         Files.createDirectories(page.getParent());
-        ReportRegion mfRegion = ReportRegion.of(Workload.MF);
-        ReportRegion w2vRegion = ReportRegion.of(Workload.W2V);
+        ReportRegion mfRegion = ReportRegion.comparison(Workload.MF);
+        ReportRegion w2vRegion = ReportRegion.comparison(Workload.W2V);
         Files.writeString(page, "# Benchmarks\n\n" + mfRegion.begin() + "\nold\n" + mfRegion.end() + "\n\nAfter.\n");
 
         int exitCode = run("--repo", repo.toString(), "--out", page.toString(), "--logs",
@@ -184,7 +184,7 @@ class TechniqueComparisonTest {
         assertThat(err.toString()).contains("--baseline-threads=0 (expected >= 1 with --pin-cores: the speed-ups are "
                 + "over the single node)");
         Path broken = repo.resolve("broken.md");
-        Files.writeString(broken, ReportRegion.of(Workload.MF).end() + "\n");
+        Files.writeString(broken, ReportRegion.comparison(Workload.MF).end() + "\n");
         assertThat(run("--repo", repo.toString(), "--out", broken.toString(), "--logs", repo.resolve("logs").toString()))
                 .isEqualTo(2);
         assertThat(err.toString()).contains("--out=" + broken + " (file=" + broken + ": markers:");
