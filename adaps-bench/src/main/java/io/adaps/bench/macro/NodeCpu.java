@@ -46,6 +46,11 @@ record NodeCpu(int node, int firstEpoch, int lastEpoch, double wall, Map<Kind, D
         return lastEpoch - firstEpoch + 1;
     }
 
+    /** The wall time per epoch of the range. */
+    double wallPerEpoch() {
+        return wall / epochs();
+    }
+
     /** The processor seconds of {@code kind} per epoch of the range. */
     double perEpoch(Kind kind) {
         return seconds.get(kind) / epochs();

@@ -78,6 +78,11 @@ record RunOutcome(RunConfig config, int epochs, int exitCode, boolean timedOut, 
         return epochs >= 2 ? 2 : 1;
     }
 
+    /** How reports name the timed epochs of runs of {@code epochs} epochs: {@code epoch 1}, {@code epoch 2}, {@code epochs 2..E}. */
+    static String timedEpochs(int epochs) {
+        return epochs <= 2 ? "epoch " + epochs : "epochs 2.." + epochs;
+    }
+
     /** The mean epoch time over epochs {@link #firstTimedEpoch()} and later; empty if there are none. */
     OptionalDouble meanEpochSeconds() {
         int first = firstTimedEpoch();
