@@ -36,20 +36,21 @@ class NodeCpuTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', textBlock = """
-            CPU node=0 epochs=1 wall=3.00 training=2.10                                   ; (expected exactly the keys node, epochs, wall, training, manager, transport, jit, gc, other)
-            CPU node=0 epochs=1 wall=3.00 KINDS idle=0.1                                  ; (expected exactly the keys node, epochs, wall, training, manager, transport, jit, gc, other)
-            CPU node=0 node=0 epochs=1 wall=3.00 KINDS                                    ; (expected distinct key=value pairs, not 'node=0')
-            CPU node=0 epochs=2..10 wall=3.00 KINDS                                       ; (expected epochs=N or epochs=N-M)
-            CPU node=0 epochs=10-2 wall=3.00 KINDS                                        ; (expected epochs=N-M with N <= M)
-            CPU node=0 epochs=0 wall=3.00 KINDS                                           ; (expected epochs=N or epochs=N-M)
-            CPU node=zero epochs=1 wall=3.00 KINDS                                        ; (expected numbers: For input string: "zero")
-            CPU node=0 epochs=1 wall=3,00 KINDS                                           ; (expected numbers: For input string: "3,00")
-            [node 1] CPU node=0 epochs=1 wall=3.00 KINDS                                  ; (expected node=1, the node of its prefix)
+            CPU node=0 epochs=1 wall=3.00 training=2.10 ; (expected exactly the keys KEYS)
+            CPU node=0 epochs=1 wall=3.00 KINDS idle=0.1 ; (expected exactly the keys KEYS)
+            CPU node=0 node=0 epochs=1 wall=3.00 KINDS ; (expected distinct key=value pairs, not 'node=0')
+            CPU node=0 epochs=2..10 wall=3.00 KINDS ; (expected epochs=N or epochs=N-M)
+            CPU node=0 epochs=10-2 wall=3.00 KINDS ; (expected epochs=N-M with N <= M)
+            CPU node=0 epochs=0 wall=3.00 KINDS ; (expected epochs=N or epochs=N-M)
+            CPU node=zero epochs=1 wall=3.00 KINDS ; (expected numbers: For input string: "zero")
+            CPU node=0 epochs=1 wall=3,00 KINDS ; (expected numbers: For input string: "3,00")
+            [node 1] CPU node=0 epochs=1 wall=3.00 KINDS ; (expected node=1, the node of its prefix)
             """)
     void aMalformedCpuLineIsAnErrorNamingTheLineAndWhatWasExpected(String line, String expected) {
         String full = line.replace("KINDS", KINDS);
         assertThatThrownBy(() -> NodeCpu.parseAll(List.of("RESULT is fine", full)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("line='" + full + "' " + expected);
+                .hasMessage("line='" + full + "' "
+                        + expected.replace("KEYS", "node, epochs, wall, training, manager, transport, jit, gc, other"));
     }
 }
