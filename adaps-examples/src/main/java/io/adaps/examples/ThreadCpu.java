@@ -34,6 +34,11 @@ public final class ThreadCpu {
             this.label = label;
         }
 
+        /** The kind's key in the {@linkplain #lines CPU lines}, e.g. {@code training}. */
+        public String label() {
+            return label;
+        }
+
         /** The kind of the thread called {@code name}. */
         static Kind of(String name) {
             if (name.startsWith("adaps-mf") || name.startsWith("adaps-w2v")) {

@@ -20,7 +20,8 @@ import java.util.OptionalDouble;
  * {@linkplain RepeatedRuns#spread() ranges} over its runs.
  */
 final class ComparisonTable {
-    private static final String NONE = "–";
+    /** The cell of a figure that is not there. */
+    static final String NONE = "–";
 
     private ComparisonTable() {
     }
@@ -31,7 +32,7 @@ final class ComparisonTable {
      */
     static String markdown(Workload workload, int nodes, List<RepeatedRuns> repeated) {
         List<RunOutcome> runs = repeated.stream().map(RepeatedRuns::representative).toList();
-        boolean spread = repeated.stream().anyMatch(group -> group.runs().size() > 1);
+        boolean spread = RepeatedRuns.anyRepeated(repeated);
         StringBuilder table = new StringBuilder();
         List<Workload.Figure> extras = workload.extraFigures();
         table.append("| configuration | mean epoch time (s) | speed-up vs. ").append(SpeedUp.referenceLabel(workload))
@@ -43,8 +44,7 @@ final class ComparisonTable {
         Optional<RunOutcome> reference = SpeedUp.reference(runs, workload, nodes);
         for (int i = 0; i < runs.size(); i++) {
             RunOutcome run = runs.get(i);
-            String range = repeated.get(i).spread();
-            String rangeCell = spread ? " " + (range.isEmpty() ? NONE : range) + " |" : "";
+            String rangeCell = spread ? " " + repeated.get(i).rangeCell() + " |" : "";
             table.append("| ").append(run.config().configuration()).append(" | ");
             String failure = run.failure();
             if (failure != null) {
@@ -55,12 +55,10 @@ final class ComparisonTable {
             OptionalDouble mean = run.meanEpochSeconds();
             OptionalDouble speedUp = reference.map(ref -> SpeedUp.of(run, ref)).orElse(OptionalDouble.empty());
             EpochResult last = run.last();
-            table.append(mean.isPresent() ? format("%.2f", mean.getAsDouble()) : NONE).append(" | ")
-                    .append(speedUp.isPresent() ? format("%.2fx", speedUp.getAsDouble()) : NONE).append(" | ")
+            table.append(cell(mean, "%.2f")).append(" | ").append(cell(speedUp, "%.2fx")).append(" | ")
                     .append(quality(run));
             for (Workload.Figure figure : extras) {
-                OptionalDouble value = last.figure(figure.key());
-                table.append(" | ").append(value.isPresent() ? format("%.4f", value.getAsDouble()) : NONE);
+                table.append(" | ").append(cell(last.figure(figure.key()), "%.4f"));
             }
             table.append(" | ").append(format("%.1f%%", 100 * last.local()))
                     .append(" | ").append(format("%.1f", last.bytesSent() / 1048576.0)).append(" |").append(rangeCell)
@@ -72,6 +70,11 @@ final class ComparisonTable {
     /** The quality figure of a successful run after its last epoch, or {@code diverged (NaN)}. */
     static String quality(RunOutcome run) {
         return run.diverged() ? "diverged (" + run.quality() + ")" : format("%.4f", run.quality());
+    }
+
+    /** The cell of {@code value} in {@code format}, or a dash if it is not there. */
+    static String cell(OptionalDouble value, String format) {
+        return value.isPresent() ? format(format, value.getAsDouble()) : NONE;
     }
 
     /** {@code value} in {@code format}, independent of the default locale. */

@@ -1,33 +1,30 @@
 package io.adaps.bench.macro;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * One epoch as an example reports it in its machine-readable line, printed by node 0 only (under
  * the launcher, prefixed with {@code [node 0] }): {@code RESULT} followed by {@code key=value}
- * pairs. Every workload reports {@code epoch}, {@code seconds}, {@code local} and {@code bytes};
- * its quality figures are further pairs, e.g. {@code rmse=0.1162} ({@code mf}) or
- * {@code loss=… heldout=… similarity=…} ({@code w2v}). Parsing the pairs generically keeps one
- * parser for every workload, and new figures need no change here.
+ * pairs ({@link TaggedLine}). Every workload reports {@code epoch}, {@code seconds}, {@code local},
+ * {@code bytes} and {@code entries}; its quality figures are further pairs, e.g. {@code rmse=0.1162}
+ * ({@code mf}) or {@code loss=… heldout=… similarity=…} ({@code w2v}). Parsing the pairs generically
+ * keeps one parser for every workload, and new figures need no change here.
  *
  * @param epoch     the epoch, from 1
  * @param seconds   the epoch's training time (the cluster's)
  * @param local     the fraction of the cluster's training accesses in the epoch that were local
  * @param bytesSent the bytes node 0 had sent by the end of the epoch
+ * @param entries   the cluster's training entries in the epoch (mf: ratings; w2v: words)
  * @param figures   the line's other pairs in their order, e.g. {@code rmse}; {@code NaN} if it diverged
  */
-record EpochResult(int epoch, double seconds, double local, long bytesSent, Map<String, Double> figures) {
-    /** A RESULT line of node 0, on its own or behind the launcher's prefix; other nodes' lines do not match. */
-    private static final Pattern LINE = Pattern.compile("^(?:\\[node 0] )?RESULT\\s+(\\S.*)$");
-    private static final List<String> REQUIRED = List.of("epoch", "seconds", "local", "bytes");
+record EpochResult(int epoch, double seconds, double local, long bytesSent, long entries, Map<String, Double> figures) {
+    private static final String TAG = "RESULT";
+    private static final List<String> REQUIRED = List.of("epoch", "seconds", "local", "bytes", "entries");
 
     /** Copies the figures, keeping their order. */
     EpochResult {
@@ -41,38 +38,34 @@ record EpochResult(int epoch, double seconds, double local, long bytesSent, Map<
     }
 
     /**
-     * The result of {@code line}, if it is a RESULT line of node 0.
+     * The result of {@code line}, if it is a RESULT line of node 0 (other nodes print none).
      *
-     * @throws IllegalArgumentException if it is a RESULT line that is not all {@code key=number}
-     *                                  pairs, repeats a key or lacks one of epoch, seconds, local and bytes
+     * @throws IllegalArgumentException if it is a RESULT line of node 0 that is not all
+     *                                  {@code key=number} pairs, repeats a key or lacks one of epoch,
+     *                                  seconds, local, bytes and entries
      */
     static Optional<EpochResult> parse(String line) {
-        Matcher matcher = LINE.matcher(line);
-        if (!matcher.matches()) {
+        Optional<TaggedLine> tagged = TaggedLine.match(TAG, line).filter(TaggedLine::isNodeZero);
+        if (tagged.isEmpty()) {
             return Optional.empty();
         }
-        Map<String, String> pairs = new LinkedHashMap<>();
-        for (String pair : matcher.group(1).trim().split("\\s+")) {
-            int equals = pair.indexOf('=');
-            if (equals <= 0 || pairs.put(pair.substring(0, equals), pair.substring(equals + 1)) != null) {
-                throw malformed(line, "distinct key=value pairs, not '" + pair + "'");
-            }
-        }
+        Map<String, String> pairs = tagged.get().pairs();
         if (!pairs.keySet().containsAll(REQUIRED)) {
-            throw malformed(line, "the keys " + String.join(", ", REQUIRED));
+            throw tagged.get().malformed("the keys " + String.join(", ", REQUIRED));
         }
         try {
             int epoch = Integer.parseInt(pairs.remove("epoch"));
             double seconds = Double.parseDouble(pairs.remove("seconds"));
             double local = Double.parseDouble(pairs.remove("local"));
             long bytes = Long.parseLong(pairs.remove("bytes"));
+            long entries = Long.parseLong(pairs.remove("entries"));
             Map<String, Double> figures = new LinkedHashMap<>();
             for (Map.Entry<String, String> pair : pairs.entrySet()) {
                 figures.put(pair.getKey(), Double.parseDouble(pair.getValue()));
             }
-            return Optional.of(new EpochResult(epoch, seconds, local, bytes, figures));
+            return Optional.of(new EpochResult(epoch, seconds, local, bytes, entries, figures));
         } catch (NumberFormatException e) {
-            throw malformed(line, "numbers: " + e.getMessage());
+            throw tagged.get().malformed("numbers: " + e.getMessage());
         }
     }
 
@@ -82,14 +75,6 @@ record EpochResult(int epoch, double seconds, double local, long bytesSent, Map<
      * @throws IllegalArgumentException if a RESULT line of node 0 is malformed (see {@link #parse})
      */
     static List<EpochResult> parseAll(Iterable<String> lines) {
-        List<EpochResult> results = new ArrayList<>();
-        for (String line : lines) {
-            parse(line).ifPresent(results::add);
-        }
-        return results;
-    }
-
-    private static IllegalArgumentException malformed(String line, String expected) {
-        return new IllegalArgumentException("line='" + line + "' (expected " + expected + ")");
+        return TaggedLine.all(lines, EpochResult::parse);
     }
 }

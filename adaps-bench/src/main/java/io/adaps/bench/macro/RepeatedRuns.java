@@ -43,6 +43,20 @@ record RepeatedRuns(RunConfig config, List<RunOutcome> runs) {
     }
 
     /**
+     * Whether a configuration among {@code groups} ran more than once: then tables add a column of
+     * {@linkplain #rangeCell ranges}.
+     */
+    static boolean anyRepeated(List<RepeatedRuns> groups) {
+        return groups.stream().anyMatch(group -> group.runs().size() > 1);
+    }
+
+    /** The configuration's cell in the column of ranges: its {@link #spread()}, or a dash for a single run. */
+    String rangeCell() {
+        String spread = spread();
+        return spread.isEmpty() ? ComparisonTable.NONE : spread;
+    }
+
+    /**
      * The successful run with the median mean epoch time (a diverged run counts: its times are
      * real); the first run if none succeeded, so that its failure is what the row says.
      */

@@ -64,12 +64,19 @@ record RunConfig(Workload workload, int nodes, int threads, Technique technique,
     /**
      * The command line of the run: {@code launcher launch --nodes N -- <workload> --threads T
      * --epochs E --technique X [--sampling S] [extra]}, or for the single-node baseline
-     * {@code launcher <workload> --threads T --epochs E [--sampling S] [extra]}.
+     * {@code launcher <workload> --threads T --epochs E [--sampling S] [extra]}. With
+     * {@code pinCores} every run goes through the launcher with {@code --pin-cores}, the baseline
+     * too ({@code launch --nodes 1 --pin-cores -- <workload> ...}: one node on one core), so that
+     * each node of every run has a core of its own.
      */
-    List<String> command(String launcher, int epochs, List<String> extraArgs) {
+    List<String> command(String launcher, int epochs, boolean pinCores, List<String> extraArgs) {
         List<String> command = new ArrayList<>(List.of(launcher));
-        if (technique != null) {
-            command.addAll(List.of("launch", "--nodes", Integer.toString(nodes), "--"));
+        if (technique != null || pinCores) {
+            command.addAll(List.of("launch", "--nodes", Integer.toString(nodes)));
+            if (pinCores) {
+                command.add("--pin-cores");
+            }
+            command.add("--");
         }
         command.addAll(List.of(workload.subcommand(), "--threads", Integer.toString(threads),
                 "--epochs", Integer.toString(epochs)));

@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs one configuration of the comparison as a separate process ({@code bin/adaps-example}, whose
- * launcher starts one JVM per node) and collects what node 0 reported.
+ * launcher starts one JVM per node) and collects what node 0 reported and where each node's
+ * processor time went.
  *
  * <p>Each run is bounded by a time limit, after which it and its children (the nodes) are stopped.
  * Its stdout and stderr are kept in the log directory. The children get the environment of this
@@ -25,9 +26,10 @@ import java.util.concurrent.TimeUnit;
  * @param workDir  the directory runs start in (the repository's root)
  * @param logs     where each run's stdout and stderr go
  * @param timeout  the time limit of each run
+ * @param pinCores whether every run's nodes are pinned to a core each ({@link RunConfig#command})
  * @param err      where progress is reported
  */
-record RunExecutor(Path launcher, Path workDir, Path logs, Duration timeout, PrintWriter err) {
+record RunExecutor(Path launcher, Path workDir, Path logs, Duration timeout, boolean pinCores, PrintWriter err) {
     /** How long a stopped run may take to exit before it is killed. */
     private static final Duration KILL_GRACE = Duration.ofSeconds(15);
 
@@ -37,7 +39,7 @@ record RunExecutor(Path launcher, Path workDir, Path logs, Duration timeout, Pri
      */
     RunOutcome run(RunConfig config, int epochs, List<String> extraArgs, String logName)
             throws IOException, InterruptedException {
-        List<String> command = config.command(launcher.toString(), epochs, extraArgs);
+        List<String> command = config.command(launcher.toString(), epochs, pinCores, extraArgs);
         Path stdout = logs.resolve(logName + ".out");
         Path stderr = logs.resolve(logName + ".err");
         report("%s, %s: %s", config.workload().subcommand(), config.configuration(), String.join(" ", command));
@@ -53,11 +55,12 @@ record RunExecutor(Path launcher, Path workDir, Path logs, Duration timeout, Pri
         }
         int exitCode = finished ? process.exitValue() : -1;
         RunOutcome outcome;
+        List<String> lines = Files.readAllLines(stdout, StandardCharsets.UTF_8);
         try {
-            List<EpochResult> results = EpochResult.parseAll(Files.readAllLines(stdout, StandardCharsets.UTF_8));
-            outcome = new RunOutcome(config, epochs, exitCode, !finished, null, results);
+            outcome = new RunOutcome(config, epochs, exitCode, !finished, null, EpochResult.parseAll(lines),
+                    NodeCpu.parseAll(lines));
         } catch (IllegalArgumentException e) {
-            outcome = new RunOutcome(config, epochs, exitCode, !finished, e.getMessage(), List.of());
+            outcome = new RunOutcome(config, epochs, exitCode, !finished, e.getMessage(), List.of(), List.of());
         }
         String failure = outcome.failure();
         report("%s, %s: %s after %.0f s (logs: %s)%s", config.workload().subcommand(), config.configuration(),

@@ -1,24 +1,28 @@
 package io.adaps.bench.macro;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
  * How one run of the comparison ended: its configuration, its exit code (or that it timed out, or
- * that its output was malformed) and the epochs node 0 reported.
+ * that its output was malformed), the epochs node 0 reported and where each node's processor time
+ * went.
  *
  * @param config        what was run
  * @param epochs        the epochs the run was asked for
  * @param exitCode      the process's exit code; meaningless if it timed out
  * @param timedOut      whether the run was stopped at its time limit
- * @param outputProblem why node 0's RESULT lines could not be read, or {@code null} if they could
+ * @param outputProblem why the RESULT or CPU lines could not be read, or {@code null} if they could
  * @param results       the epochs node 0 reported, in order
+ * @param cpu           the CPU lines of every node, in the order printed
  */
 record RunOutcome(RunConfig config, int epochs, int exitCode, boolean timedOut, String outputProblem,
-                  List<EpochResult> results) {
-    /** Copies the results. */
+                  List<EpochResult> results, List<NodeCpu> cpu) {
+    /** Copies the results and CPU lines. */
     RunOutcome {
         results = List.copyOf(results);
+        cpu = List.copyOf(cpu);
     }
 
     /**
@@ -34,7 +38,7 @@ record RunOutcome(RunConfig config, int epochs, int exitCode, boolean timedOut, 
             return "failed (exit code " + exitCode + ")";
         }
         if (outputProblem != null) {
-            return "failed (malformed RESULT line)";
+            return "failed (malformed RESULT or CPU line)";
         }
         EpochResult last = last();
         if (last == null) {
@@ -53,12 +57,7 @@ record RunOutcome(RunConfig config, int epochs, int exitCode, boolean timedOut, 
 
     /** The result of the last epoch asked for, or {@code null} if there is none. */
     EpochResult last() {
-        for (EpochResult result : results) {
-            if (result.epoch() == epochs) {
-                return result;
-            }
-        }
-        return null;
+        return result(epochs).orElse(null);
     }
 
     /** The workload's quality figure after the last epoch; only for a run without {@link #failure()}. */
@@ -66,12 +65,33 @@ record RunOutcome(RunConfig config, int epochs, int exitCode, boolean timedOut, 
         return last().figure(config.workload().qualityKey()).orElseThrow();
     }
 
+    /** The result of epoch {@code epoch}, if node 0 reported it. */
+    Optional<EpochResult> result(int epoch) {
+        return results.stream().filter(result -> result.epoch() == epoch).findFirst();
+    }
+
     /**
-     * The mean epoch time: over epochs 2 and later when the run has more than one epoch, since the
-     * first includes the JIT's warm-up and the placement's first moves; empty if there are none.
+     * The first epoch that the mean figures count: 2 when the run has more than one epoch, since
+     * the first includes the JIT's warm-up and the placement's first moves; else 1.
      */
+    int firstTimedEpoch() {
+        return epochs >= 2 ? 2 : 1;
+    }
+
+    /** How reports name the timed epochs of runs of {@code epochs} epochs: {@code epoch 1}, {@code epoch 2}, {@code epochs 2..E}. */
+    static String timedEpochs(int epochs) {
+        return epochs <= 2 ? "epoch " + epochs : "epochs 2.." + epochs;
+    }
+
+    /** The mean epoch time over epochs {@link #firstTimedEpoch()} and later; empty if there are none. */
     OptionalDouble meanEpochSeconds() {
-        int first = epochs >= 2 ? 2 : 1;
+        int first = firstTimedEpoch();
         return results.stream().filter(result -> result.epoch() >= first).mapToDouble(EpochResult::seconds).average();
+    }
+
+    /** Where {@code node}'s processor time went in epochs {@link #firstTimedEpoch()} to the last, if it printed that. */
+    Optional<NodeCpu> timedCpu(int node) {
+        return cpu.stream().filter(line -> line.node() == node && line.firstEpoch() == firstTimedEpoch()
+                && line.lastEpoch() == epochs).findFirst();
     }
 }

@@ -26,10 +26,18 @@ import picocli.CommandLine.Spec;
  * --threads 2}, then for each node count and each configuration of the {@linkplain RunMatrix run
  * matrix} {@code bin/adaps-example launch --nodes N -- <workload> --threads 1 --technique T
  * [--sampling S]}, each a separate process (the launcher starts one JVM per node). Reads the
- * {@code RESULT} lines node 0 prints per epoch and writes each workload's
- * {@linkplain ComparisonReport report} (headline ratios, a table and two PNG charts per node count)
- * into the workload's generated region of a Markdown page ({@link ReportRegion};
+ * {@code RESULT} lines node 0 prints per epoch (and every node's {@code CPU} lines) and writes each
+ * workload's {@linkplain ComparisonReport report} (headline ratios, a table and two PNG charts per
+ * node count) into the workload's generated region of a Markdown page ({@link ReportRegion};
  * {@code docs/benchmarks.md} by default), with the charts in {@code img/} beside it, and to stdout.
+ *
+ * <p>With {@code --pin-cores} every run goes through the launcher with {@code --pin-cores}, so that
+ * each node's JVM has a processor of its own as on a cluster of machines, and the baseline is one
+ * node on one processor with one thread by default, like each node of the clusters: only then does
+ * a cluster of N nodes have N times the single node's processors, and their epoch times say how it
+ * scales. Each workload's {@linkplain ScalingReport scaling report} (speed-up over the single node,
+ * bytes per training entry, where each node's core goes) then goes into its scaling region, at the
+ * top of the page.
  *
  * <p>The runs go one after the other, so that they do not compete for the machine's cores. With
  * {@code --repeats N} the whole matrix runs N times in turn (A B C A B C ...), so that the
@@ -50,6 +58,11 @@ import picocli.CommandLine.Spec;
                     + "(bin/adaps-example launch) and a single-node baseline, one run after the other, and writes "
                     + "Markdown tables (epoch time, speed-up over STATIC, quality, local-access fraction, bytes sent), "
                     + "the headline ratios and PNG charts into the generated region of a Markdown page.",
+            "",
+            "With --pin-cores each node runs on a processor of its own and the report also says how each workload "
+                    + "scales: speed-up = T(single node on one processor) / T(N nodes, a processor each), 1.00x "
+                    + "meaning no gain, with bytes sent per training entry and each node's processor time by kind of "
+                    + "thread.",
             ""})
 public final class TechniqueComparison implements Callable<Integer> {
     /** The techniques compared by default: the baselines first, the adaptive technique last. */
@@ -86,9 +99,18 @@ public final class TechniqueComparison implements Callable<Integer> {
                     + "the median epoch time, with the ranges over the runs beside it (default: ${DEFAULT-VALUE}).")
     private int repeats;
 
-    @Option(names = "--baseline-threads", paramLabel = "N", defaultValue = "2",
-            description = "Threads of the single-node baseline of each workload; 0 skips it (default: ${DEFAULT-VALUE}).")
-    private int baselineThreads;
+    @Option(names = "--baseline-threads", paramLabel = "N",
+            description = "Threads of the single-node baseline of each workload; 0 skips it (default: 2, or 1 with "
+                    + "--pin-cores, like each node of the clusters).")
+    private Integer baselineThreads;
+
+    @Option(names = "--pin-cores",
+            description = "Run every node's JVM on a processor of its own (bin/adaps-example launch --pin-cores: node "
+                    + "i on processor i mod processors), the single-node baseline too, on one processor; also writes "
+                    + "each workload's scaling report (speed-up over the single node, bytes sent per training entry, "
+                    + "each node's processor time by kind of thread) into the region between <!-- scaling:W:begin --> "
+                    + "and <!-- scaling:W:end --> of --out (at the top, under the page's introduction, if it has none).")
+    private boolean pinCores;
 
     @Option(names = "--mf-arg", paramLabel = "FLAG",
             description = "A further flag for every mf run, e.g. --mf-arg=--entries=1000000; repeatable.")
@@ -129,13 +151,14 @@ public final class TechniqueComparison implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         validate();
-        List<RunConfig> runs = RunMatrix.runs(workloads, nodeCounts, techniques, samplings, baselineThreads);
+        List<RunConfig> runs = RunMatrix.runs(workloads, nodeCounts, techniques, samplings, baselineThreads());
         PrintWriter err = spec.commandLine().getErr();
         err.printf("technique-comparison: %d runs of %d epoch(s), each limited to %d minute(s)%n",
                 runs.size() * repeats, epochs, timeoutMinutes);
         Files.createDirectories(logs);
         Path launcher = repo.resolve("bin").resolve("adaps-example").toAbsolutePath().normalize();
-        RunExecutor executor = new RunExecutor(launcher, repo, logs, Duration.ofMinutes(timeoutMinutes), err);
+        RunExecutor executor = new RunExecutor(launcher, repo, logs, Duration.ofMinutes(timeoutMinutes), pinCores,
+                err);
         Map<Workload, List<String>> extraArgs = Map.of(Workload.MF, mfArgs, Workload.W2V, w2vArgs);
         List<RunOutcome> outcomes = new ArrayList<>();
         for (int repeat = 1; repeat <= repeats; repeat++) {
@@ -145,18 +168,27 @@ public final class TechniqueComparison implements Callable<Integer> {
             }
         }
         Path page = out.toAbsolutePath().normalize();
-        PrintWriter stdout = spec.commandLine().getOut();
+        int processors = Runtime.getRuntime().availableProcessors();
         for (Workload workload : workloads) {
-            ComparisonReport report = new ComparisonReport(workload, nodeCounts, epochs, repeats,
-                    Runtime.getRuntime().availableProcessors(), baselineThreads, extraArgs.get(workload));
-            String markdown = report.markdown(outcomes, page.resolveSibling("img"), "img");
-            stdout.print(markdown);
-            stdout.flush();
-            ReportRegion.of(workload).write(page, markdown);
+            ComparisonReport report = new ComparisonReport(workload, nodeCounts, epochs, repeats, processors,
+                    baselineThreads(), pinCores, extraArgs.get(workload));
+            write(ReportRegion.comparison(workload), page, report.markdown(outcomes, page.resolveSibling("img"), "img"));
+            if (pinCores) {
+                write(ReportRegion.scaling(workload), page, new ScalingReport(workload, epochs, repeats, processors,
+                        baselineThreads(), extraArgs.get(workload)).markdown(outcomes));
+            }
         }
         err.println("technique-comparison: wrote " + out + " and its charts in " + page.resolveSibling("img"));
         err.flush();
         return outcomes.stream().allMatch(outcome -> outcome.failure() == null) ? 0 : 1;
+    }
+
+    /** Prints {@code markdown} to stdout and writes it into {@code region} of {@code page}. */
+    private void write(ReportRegion region, Path page, String markdown) throws IOException {
+        PrintWriter stdout = spec.commandLine().getOut();
+        stdout.print(markdown);
+        stdout.flush();
+        region.write(page, markdown);
     }
 
     private void validate() throws IOException {
@@ -165,8 +197,10 @@ public final class TechniqueComparison implements Callable<Integer> {
             problem = "--epochs=" + epochs + " (expected >= 1)";
         } else if (repeats < 1) {
             problem = "--repeats=" + repeats + " (expected >= 1)";
-        } else if (baselineThreads < 0) {
-            problem = "--baseline-threads=" + baselineThreads + " (expected >= 0)";
+        } else if (baselineThreads() < 0) {
+            problem = "--baseline-threads=" + baselineThreads() + " (expected >= 0)";
+        } else if (pinCores && baselineThreads() == 0) {
+            problem = "--baseline-threads=0 (expected >= 1 with --pin-cores: the speed-ups are over the single node)";
         } else if (timeoutMinutes <= 0) {
             problem = "--timeout-minutes=" + timeoutMinutes + " (expected > 0)";
         } else if (nodeCounts.stream().anyMatch(nodes -> nodes <= 0) || hasDuplicates(nodeCounts)) {
@@ -187,11 +221,19 @@ public final class TechniqueComparison implements Callable<Integer> {
         }
     }
 
+    /** The single node's threads: as given, else 1 with pinned cores (as each node of a cluster), 2 without. */
+    private int baselineThreads() {
+        return baselineThreads != null ? baselineThreads : pinCores ? 1 : 2;
+    }
+
     /** Why the reports could not be written to {@code --out}, or {@code null}. */
     private String outProblem() throws IOException {
         try {
             for (Workload workload : workloads) {
-                ReportRegion.of(workload).check(out);
+                ReportRegion.comparison(workload).check(out);
+                if (pinCores) {
+                    ReportRegion.scaling(workload).check(out);
+                }
             }
             return null;
         } catch (IllegalArgumentException e) {

@@ -54,16 +54,28 @@ class RunMatrixTest {
     @Test
     void commandsLaunchClustersAndRunTheBaselineOnItsOwn() {
         RunConfig cluster = new RunConfig(Workload.W2V, 2, 1, ADAPTIVE, LOCAL);
-        assertThat(cluster.command("bin/adaps-example", 5, List.of("--dim=50"))).containsExactly("bin/adaps-example",
-                "launch", "--nodes", "2", "--", "w2v", "--threads", "1", "--epochs", "5", "--technique", "ADAPTIVE",
-                "--sampling", "LOCAL", "--dim=50");
+        assertThat(cluster.command("bin/adaps-example", 5, false, List.of("--dim=50"))).containsExactly(
+                "bin/adaps-example", "launch", "--nodes", "2", "--", "w2v", "--threads", "1", "--epochs", "5",
+                "--technique", "ADAPTIVE", "--sampling", "LOCAL", "--dim=50");
         RunConfig baseline = new RunConfig(Workload.MF, 1, 2, null, null);
-        assertThat(baseline.command("bin/adaps-example", 3, List.of())).containsExactly("bin/adaps-example", "mf",
-                "--threads", "2", "--epochs", "3");
+        assertThat(baseline.command("bin/adaps-example", 3, false, List.of())).containsExactly("bin/adaps-example",
+                "mf", "--threads", "2", "--epochs", "3");
         assertThat(cluster.logName()).isEqualTo("w2v-2x1-adaptive-local");
         assertThat(new RunConfig(Workload.W2V, 1, 2, null, NAIVE).logName()).isEqualTo("w2v-1x2-single-node-naive");
         assertThat(new RunConfig(Workload.MF, 4, 1, RELOCATION_ONLY, null).logName())
                 .isEqualTo("mf-4x1-relocation_only");
+    }
+
+    @Test
+    void pinnedCoresLaunchEveryRunTheBaselineAsOneNode() {
+        RunConfig cluster = new RunConfig(Workload.MF, 4, 1, STATIC, null);
+        assertThat(cluster.command("bin/adaps-example", 2, true, List.of("--entries=200000"))).containsExactly(
+                "bin/adaps-example", "launch", "--nodes", "4", "--pin-cores", "--", "mf", "--threads", "1",
+                "--epochs", "2", "--technique", "STATIC", "--entries=200000");
+        RunConfig baseline = new RunConfig(Workload.W2V, 1, 1, null, NAIVE);
+        assertThat(baseline.command("bin/adaps-example", 3, true, List.of())).containsExactly("bin/adaps-example",
+                "launch", "--nodes", "1", "--pin-cores", "--", "w2v", "--threads", "1", "--epochs", "3",
+                "--sampling", "NAIVE");
     }
 
     @Test

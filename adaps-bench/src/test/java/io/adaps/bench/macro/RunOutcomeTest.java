@@ -27,8 +27,22 @@ class RunOutcomeTest {
     @Test
     void aNanQualityIsADivergedRunNotAFailedOne() {
         RunOutcome run = new RunOutcome(new RunConfig(Workload.MF, 4, 1, STATIC, null), 1, 0, false, null,
-                List.of(new EpochResult(1, 3, 1, 1, Map.of("rmse", Double.NaN))));
+                List.of(new EpochResult(1, 3, 1, 1, 1000, Map.of("rmse", Double.NaN))), List.of());
         assertThat(run.failure()).isNull();
         assertThat(run.diverged()).isTrue();
+    }
+
+    @Test
+    void theTimedCpuOfANodeCoversTheEpochsOfTheMeanEpochTime() {
+        NodeCpu warmUp = Runs.cpu(0, 1, 1, 9, 5, 1, 1, 1, 0, 0);
+        NodeCpu steady = Runs.cpu(0, 2, 3, 6, 4, 1, 0.5, 0, 0, 0);
+        NodeCpu other = Runs.cpu(1, 2, 3, 6, 3, 1, 1, 0, 0, 0);
+        RunOutcome run = Runs.withCpu(Runs.mf(2, 1, STATIC, 9, 2, 4), warmUp, steady, other);
+        assertThat(run.firstTimedEpoch()).isEqualTo(2);
+        assertThat(run.timedCpu(0)).hasValue(steady);
+        assertThat(run.timedCpu(1)).hasValue(other);
+        assertThat(run.timedCpu(2)).isEmpty();
+        RunOutcome oneEpoch = Runs.withCpu(Runs.mf(2, 1, STATIC, 9), warmUp);
+        assertThat(oneEpoch.timedCpu(0)).as("a single epoch counts itself").hasValue(warmUp);
     }
 }

@@ -1,15 +1,23 @@
 package io.adaps.bench.macro;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
+import io.adaps.examples.ThreadCpu.Kind;
 
-/** Synthetic runs for the tests: epoch e reports quality 0.5 / e, local 0.25 e and 3 e MiB sent. */
+/**
+ * Synthetic runs for the tests: epoch e reports quality 0.5 / e, local 0.25 e, 3 e MiB sent and
+ * {@value #ENTRIES} training entries.
+ */
 final class Runs {
+    /** The training entries of every epoch. */
+    static final long ENTRIES = 1 << 20;
+
     private Runs() {
     }
 
@@ -34,8 +42,26 @@ final class Runs {
                 figures.put("heldout", 0.5 / epoch);
                 figures.put("similarity", 0.1 * epoch);
             }
-            results.add(new EpochResult(epoch, seconds[epoch - 1], 0.25 * epoch, epoch * 3L << 20, figures));
+            results.add(new EpochResult(epoch, seconds[epoch - 1], 0.25 * epoch, epoch * 3L << 20, ENTRIES, figures));
         }
-        return new RunOutcome(config, seconds.length, 0, false, null, results);
+        return new RunOutcome(config, seconds.length, 0, false, null, results, List.of());
+    }
+
+    /** {@code run} with the CPU lines {@code cpu}. */
+    static RunOutcome withCpu(RunOutcome run, NodeCpu... cpu) {
+        return new RunOutcome(run.config(), run.epochs(), run.exitCode(), run.timedOut(), run.outputProblem(),
+                run.results(), List.of(cpu));
+    }
+
+    /**
+     * The CPU line of {@code node} over epochs {@code first..last}: processor seconds training,
+     * manager, transport, jit, gc, other in that order.
+     */
+    static NodeCpu cpu(int node, int first, int last, double wall, double... seconds) {
+        Map<Kind, Double> byKind = new EnumMap<>(Kind.class);
+        for (Kind kind : Kind.values()) {
+            byKind.put(kind, seconds[kind.ordinal()]);
+        }
+        return new NodeCpu(node, first, last, wall, byKind);
     }
 }

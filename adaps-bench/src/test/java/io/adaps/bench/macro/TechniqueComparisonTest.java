@@ -16,15 +16,19 @@ import picocli.CommandLine;
 
 /**
  * The whole command against a stand-in for {@code bin/adaps-example}: a script that prints RESULT
- * lines as the examples do (STATIC takes 4 s per epoch, every other technique 1 s) and fails
+ * and CPU lines as the examples do (STATIC takes 4 s per epoch, every other technique 1 s) and fails
  * under FULL_REPLICATION, so that the matrix, the commands, the logs, the failure rows, the report
  * region and the charts are checked without starting a cluster.
  */
 class TechniqueComparisonTest {
     private static final String FAKE_LAUNCHER = """
             #!/usr/bin/env bash
-            prefix=""
-            if [ "$1" = launch ]; then prefix="[node 0] "; shift 4; fi
+            launched=false; nodes=1
+            if [ "$1" = launch ]; then
+              launched=true; shift
+              while [ "$1" != -- ]; do [ "$1" = --nodes ] && nodes=$2; shift; done
+              shift
+            fi
             workload=$1; shift
             epochs=1; technique=none
             while [ $# -gt 0 ]; do
@@ -36,13 +40,26 @@ class TechniqueComparisonTest {
             done
             if [ "$technique" = FULL_REPLICATION ]; then echo "node 1 failed" >&2; exit 3; fi
             seconds=1; [ "$technique" = STATIC ] && seconds=4
+            prefix=""; $launched && prefix="[node 0] "
             for epoch in $(seq 1 "$epochs"); do
               if [ "$workload" = mf ]; then
-                echo "${prefix}RESULT epoch=$epoch seconds=$seconds rmse=0.$((5 - epoch)) local=1.0 bytes=2097152"
+                echo "${prefix}RESULT epoch=$epoch seconds=$seconds rmse=0.$((5 - epoch)) local=1.0 \
+            bytes=$((2097152 * epoch)) entries=1048576"
               else
                 echo "${prefix}RESULT epoch=$epoch seconds=$seconds loss=3.0 heldout=2.$((5 - epoch)) similarity=0.3 \
-            local=0.5 bytes=1048576"
+            local=0.5 bytes=$((1048576 * epoch)) entries=1048576"
               fi
+            done
+            # Per epoch: the training thread half the epoch, the manager 0.25 s, the transport 0.125 s (0 alone).
+            for node in $(seq 0 $((nodes - 1))); do
+              prefix=""; $launched && prefix="[node $node] "
+              for range in 1 "2-$epochs"; do
+                k=$(( ${range#*-} - ${range%-*} + 1 ))
+                [ "$range" = 2-1 ] && continue
+                awk -v p="$prefix" -v n="$node" -v r="$range" -v k="$k" -v s="$seconds" -v c="$nodes" 'BEGIN {
+                  printf "%sCPU node=%d epochs=%s wall=%.2f training=%.2f manager=%.2f transport=%.2f jit=0.01 gc=0.01 \
+            other=0.01\\n", p, n, r, k * s, k * s / 2, k * 0.25, (c > 1 ? k * 0.125 : 0) }'
+              done
             done
             """;
 
@@ -70,8 +87,8 @@ class TechniqueComparisonTest {
     void runsTheMatrixAndWritesTheRegionTheChartsAndTheLogs() throws IOException {
         Path page = repo.resolve("docs/benchmarks.md");
         Files.createDirectories(page.getParent());
-        ReportRegion mfRegion = ReportRegion.of(Workload.MF);
-        ReportRegion w2vRegion = ReportRegion.of(Workload.W2V);
+        ReportRegion mfRegion = ReportRegion.comparison(Workload.MF);
+        ReportRegion w2vRegion = ReportRegion.comparison(Workload.W2V);
         Files.writeString(page, "# Benchmarks\n\n" + mfRegion.begin() + "\nold\n" + mfRegion.end() + "\n\nAfter.\n");
 
         int exitCode = run("--repo", repo.toString(), "--out", page.toString(), "--logs",
@@ -88,9 +105,9 @@ class TechniqueComparisonTest {
                         + "(1.00 s against 4.00 s); held-out loss after epoch 2: 2.3000 against 2.3000. "
                         + "Target: at least 3x, reached")
                 .contains("- **mf, 2 nodes: ADAPTIVE runs an epoch 4.00x as fast as STATIC**")
-                .contains("| 1 x 2, single node | 1.00 | 4.00x | 0.3000 | 100.0% | 2.0 |\n")
+                .contains("| 1 x 2, single node | 1.00 | 4.00x | 0.3000 | 100.0% | 4.0 |\n")
                 .contains("| 2 x 1, FULL_REPLICATION | failed (exit code 3) | – | – | – | – |\n")
-                .contains("| 2 x 1, STATIC+LOCAL | 4.00 | 1.00x | 2.3000 | 0.3000 | 50.0% | 1.0 |\n")
+                .contains("| 2 x 1, STATIC+LOCAL | 4.00 | 1.00x | 2.3000 | 0.3000 | 50.0% | 2.0 |\n")
                 .contains("| 2 x 1, FULL_REPLICATION+LOCAL | failed (exit code 3) | – | – | – | – | – |\n")
                 .contains("![w2v, 2 nodes: mean epoch time](img/w2v-2nodes-epoch-time.png)")
                 .contains("![mf, 2 nodes: test RMSE over training time](img/mf-2nodes-quality.png)");
@@ -119,7 +136,7 @@ class TechniqueComparisonTest {
         assertThat(exitCode).isZero();
         assertThat(Files.readString(page)).contains("2 epoch(s) per run, 3 runs per configuration (taken in turns)")
                 .contains("| MiB sent by node 0 | range over the runs |\n")
-                .contains("| 2 x 1, ADAPTIVE | 1.00 | 4.00x | 0.3000 | 100.0% | 2.0 | 1.00–1.00 s, rmse 0.3000–0.3000 |\n")
+                .contains("| 2 x 1, ADAPTIVE | 1.00 | 4.00x | 0.3000 | 100.0% | 4.0 | 1.00–1.00 s, rmse 0.3000–0.3000 |\n")
                 .doesNotContain("technique-comparison:w2v");
         for (int repeat = 1; repeat <= 3; repeat++) {
             assertThat(repo.resolve("logs/mf-2x1-static-run" + repeat + ".out")).isNotEmptyFile();
@@ -131,6 +148,62 @@ class TechniqueComparisonTest {
     }
 
     @Test
+    void pinnedCoresLaunchEveryRunAndWriteTheScalingReportsAtTheTopOfThePage() throws IOException {
+        Path page = repo.resolve("benchmarks.md");
+        Files.writeString(page, "# Benchmarks\n\nHow to read them.\n\n## How to run\n\nText.\n");
+
+        int exitCode = run("--repo", repo.toString(), "--out", page.toString(), "--logs",
+                repo.resolve("logs").toString(), "--epochs", "2", "--workloads", "mf,w2v", "--techniques",
+                "static,adaptive", "--samplings", "LOCAL", "--nodes", "2,4", "--pin-cores");
+
+        assertThat(exitCode).isZero();
+        String launcher = repo.resolve("bin/adaps-example").toString();
+        assertThat(err.toString())
+                .contains("mf, 1 x 1, single node: " + launcher + " launch --nodes 1 --pin-cores -- mf --threads 1 "
+                        + "--epochs 2\n")
+                .contains("mf, 4 x 1, ADAPTIVE: " + launcher + " launch --nodes 4 --pin-cores -- mf --threads 1 "
+                        + "--epochs 2 --technique ADAPTIVE\n");
+        String markdown = Files.readString(page);
+        ReportRegion mfScaling = ReportRegion.scaling(Workload.MF);
+        ReportRegion w2vScaling = ReportRegion.scaling(Workload.W2V);
+        assertThat(markdown).startsWith("# Benchmarks\n\nHow to read them.\n\n" + mfScaling.begin()
+                        + "\n### mf: speed-up over one node\n\nGenerated by `TechniqueComparison --pin-cores`")
+                .contains(mfScaling.end() + "\n\n" + w2vScaling.begin() + "\n### w2v: speed-up over one node\n")
+                .contains(w2vScaling.end() + "\n\n## How to run\n\nText.\n\n" + ReportRegion.comparison(Workload.MF).begin())
+                .endsWith(ReportRegion.comparison(Workload.W2V).end() + "\n");
+        // Node 0 sends 2 MiB per epoch and trains 1 Mi entries, a share of 1 / N per node.
+        assertThat(markdown)
+                .contains("| 1 x 1, single node | 1.00 | 1.00x | 0.3000 | +0.0% | 2.0 | 2.0 |\n"
+                        + "| 2 x 1, STATIC | 4.00 | 0.25x | 0.3000 | +0.0% | 2.0 | 4.0 |\n"
+                        + "| 2 x 1, ADAPTIVE | 1.00 | 1.00x | 0.3000 | +0.0% | 2.0 | 4.0 |\n"
+                        + "| 4 x 1, STATIC | 4.00 | 0.25x | 0.3000 | +0.0% | 2.0 | 8.0 |\n"
+                        + "| 4 x 1, ADAPTIVE | 1.00 | 1.00x | 0.3000 | +0.0% | 2.0 | 8.0 |\n")
+                .contains("| 1 x 1, single node | 0 | 1.00 | 0.50 | 0.25 | 0.00 | 0.01 | 0.01 | 0.01 | 0.22 |\n"
+                        + "| 2 x 1, STATIC | 0 | 4.00 | 2.00 | 0.25 | 0.12 | 0.01 | 0.01 | 0.01 | 1.60 |\n"
+                        + "| 2 x 1, STATIC | 1 | 4.00 | 2.00 | 0.25 | 0.12 | 0.01 | 0.01 | 0.01 | 1.60 |\n"
+                        + "| 2 x 1, ADAPTIVE | 0 | 1.00 | 0.50 | 0.25 | 0.12 | 0.01 | 0.01 | 0.01 | 0.10 |\n")
+                .contains("| 4 x 1, ADAPTIVE | 3 | 1.00 | 0.50 | 0.25 | 0.12 | 0.01 | 0.01 | 0.01 | 0.10 |\n")
+                .contains("| 1 x 1, single node (NAIVE) | 1.00 | 1.00x | 2.3000 | +0.0% | 1.0 | 1.0 |\n")
+                .contains("Clusters are local JVMs with 1 training thread per node (`bin/adaps-example launch`), each "
+                        + "on a processor of its own (`--pin-cores`: node i on processor i mod ")
+                .contains("the single-node baseline runs 1 thread(s) in one JVM on one processor")
+                .contains("| 1 x 1, single node | 1.00 | 4.00x | 0.3000 | 100.0% | 4.0 |\n");
+        assertThat(out.toString()).as("stdout has the scaling reports too").contains("### w2v: speed-up over one node");
+        assertThat(repo.resolve("logs/mf-1x1-single-node.out")).content().startsWith("[node 0] RESULT epoch=1");
+    }
+
+    @Test
+    void withoutPinnedCoresThereIsNoScalingReport() throws IOException {
+        Path page = repo.resolve("benchmarks.md");
+
+        assertThat(run("--repo", repo.toString(), "--out", page.toString(), "--logs", repo.resolve("logs").toString(),
+                "--epochs", "1", "--workloads", "mf", "--techniques", "adaptive")).isZero();
+
+        assertThat(Files.readString(page)).doesNotContain("scaling:").contains("| 1 x 2, single node |");
+        assertThat(err.toString()).contains(" single node: " + repo.resolve("bin/adaps-example") + " mf --threads 2 ");
+    }
+
+    @Test
     void invalidOptionsAreNamedWithWhatWasExpectedBeforeAnyRun() throws IOException {
         assertThat(run("--repo", repo.toString(), "--epochs", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--epochs=0 (expected >= 1)");
@@ -138,11 +211,20 @@ class TechniqueComparisonTest {
         assertThat(err.toString()).contains("--techniques=[STATIC, STATIC] (expected distinct techniques)");
         assertThat(run("--repo", repo.toString(), "--repeats", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--repeats=0 (expected >= 1)");
+        assertThat(run("--repo", repo.toString(), "--baseline-threads", "-1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--baseline-threads=-1 (expected >= 0)");
+        assertThat(run("--repo", repo.toString(), "--pin-cores", "--baseline-threads", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--baseline-threads=0 (expected >= 1 with --pin-cores: the speed-ups are "
+                + "over the single node)");
         Path broken = repo.resolve("broken.md");
-        Files.writeString(broken, ReportRegion.of(Workload.MF).end() + "\n");
+        Files.writeString(broken, ReportRegion.comparison(Workload.MF).end() + "\n");
         assertThat(run("--repo", repo.toString(), "--out", broken.toString(), "--logs", repo.resolve("logs").toString()))
                 .isEqualTo(2);
         assertThat(err.toString()).contains("--out=" + broken + " (file=" + broken + ": markers:");
+        Files.writeString(broken, ReportRegion.scaling(Workload.W2V).begin() + "\n");
+        assertThat(run("--repo", repo.toString(), "--out", broken.toString(), "--logs", repo.resolve("logs").toString(),
+                "--pin-cores")).isEqualTo(2);
+        assertThat(err.toString()).contains("--out=" + broken + " (file=" + broken + ": markers: <!-- scaling:w2v:begin -->");
         assertThat(repo.resolve("logs")).doesNotExist();
         assertThat(run("--repo", repo.resolve("nowhere").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("(expected the repository's root, with an executable bin/adaps-example)");

@@ -54,8 +54,8 @@ import picocli.CommandLine.Spec;
                     + "and moves the block's columns to itself ahead of use.",
             "",
             "Node 0 prints a line per epoch and, for scripts, a line "
-                    + "'RESULT epoch=N seconds=S rmse=R local=F bytes=B' (F: the cluster's local fraction, 0 to 1; "
-                    + "B: bytes node 0 sent so far).",
+                    + "'RESULT epoch=N seconds=S rmse=R local=F bytes=B entries=T' (F: the cluster's local fraction, "
+                    + "0 to 1; B: bytes node 0 sent so far; T: the cluster's training entries of the epoch).",
             "",
             "Trains on the Matrix Market files given with --train (and --test), else on a generated matrix: a "
                     + "random low-rank matrix plus Gaussian noise, observed at zipf-skewed positions.",

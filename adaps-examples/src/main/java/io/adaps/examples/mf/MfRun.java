@@ -76,7 +76,7 @@ final class MfRun {
                         clusterTrainEntries / seconds / 1e6, 100 * result.localFraction(),
                         (System.nanoTime() - evaluating) / 1e9, result.trainRmse(), result.testRmse());
                 out.println(resultLine(epoch, seconds, result.testRmse(), result.localFraction(),
-                        node.metrics().bytesSent()));
+                        node.metrics().bytesSent(), clusterTrainEntries));
                 out.flush();
             }
         }
@@ -86,14 +86,16 @@ final class MfRun {
 
     /**
      * The machine-readable line of an epoch, e.g.
-     * {@code RESULT epoch=3 seconds=4.512 rmse=0.123456 local=0.9731 bytes=123456789}: the epoch's
-     * time in seconds (the cluster's, up to the barrier after training), the cluster's test RMSE
-     * after it, the fraction of the cluster's training accesses in the epoch that were local (0 to
-     * 1), and the bytes this node has sent since it started.
+     * {@code RESULT epoch=3 seconds=4.512 rmse=0.123456 local=0.9731 bytes=123456789 entries=3600000}:
+     * the epoch's time in seconds (the cluster's, up to the barrier after training), the cluster's
+     * test RMSE after it, the fraction of the cluster's training accesses in the epoch that were
+     * local (0 to 1), the bytes this node has sent since it started, and the training entries the
+     * cluster worked through in the epoch (so that scripts can put the bytes per entry).
      */
-    static String resultLine(int epoch, double seconds, double testRmse, double localFraction, long bytesSent) {
-        return String.format(Locale.ROOT, "RESULT epoch=%d seconds=%.3f rmse=%.6f local=%.4f bytes=%d", epoch,
-                seconds, testRmse, localFraction, bytesSent);
+    static String resultLine(int epoch, double seconds, double testRmse, double localFraction, long bytesSent,
+                             long entries) {
+        return String.format(Locale.ROOT, "RESULT epoch=%d seconds=%.3f rmse=%.6f local=%.4f bytes=%d entries=%d",
+                epoch, seconds, testRmse, localFraction, bytesSent, entries);
     }
 
     /** Node 0 reports for the cluster. */

@@ -53,10 +53,11 @@ import picocli.CommandLine.Spec;
                     + "unigram^0.75 distribution through the library's sampling access (--sampling).",
             "",
             "Node 0 prints a line per epoch, nearest neighbours of a few words and, for scripts, a line "
-                    + "'RESULT epoch=N seconds=S loss=L heldout=H similarity=G local=F bytes=B' (L: mean training loss of "
-                    + "the epoch's pairs; H: mean loss on the held-out last " + CorpusSplit.HELD_OUT_PERCENT
-                    + "%% of the sentences; G: word-group score, 0.5 random to 1 perfect; F: the cluster's local "
-                    + "fraction in the epoch, 0 to 1; B: bytes node 0 has sent since it started).",
+                    + "'RESULT epoch=N seconds=S loss=L heldout=H similarity=G local=F bytes=B entries=T' (L: mean "
+                    + "training loss of the epoch's pairs; H: mean loss on the held-out last "
+                    + CorpusSplit.HELD_OUT_PERCENT + "%% of the sentences; G: word-group score, 0.5 random to 1 "
+                    + "perfect; F: the cluster's local fraction in the epoch, 0 to 1; B: bytes node 0 has sent since "
+                    + "it started; T: the cluster's training words of the epoch).",
             ""})
 public final class W2vCommand implements Callable<Integer> {
     private static final long MODEL_SEED = 1;

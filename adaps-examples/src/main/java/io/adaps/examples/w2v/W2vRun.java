@@ -104,7 +104,8 @@ final class W2vRun {
                         round.testMean(), report.evaluation().similarity());
                 out.println("           neighbours: " + describeNeighbours(report.evaluation().neighbours()));
                 out.println(resultLine(epoch, seconds, round.trainMean(), round.testMean(),
-                        report.evaluation().similarity(), round.localFraction(), after.bytesSent()));
+                        report.evaluation().similarity(), round.localFraction(), after.bytesSent(),
+                        split.trainingWords()));
                 out.flush();
             }
         }
@@ -114,17 +115,19 @@ final class W2vRun {
 
     /**
      * The machine-readable line of an epoch, e.g.
-     * {@code RESULT epoch=3 seconds=4.512 loss=2.123456 heldout=2.234567 similarity=0.8123 local=0.9731 bytes=123456789}:
-     * the epoch's training time in seconds (the cluster's, up to the barrier after training), the
-     * mean training loss of the cluster's pairs in the epoch, the mean held-out loss after it, the
-     * {@link WordGroups} score after it, the fraction of the cluster's training accesses in the
-     * epoch that were local (0 to 1), and the bytes this node has sent since it started (as the
-     * MF example's line, so that scripts read both alike).
+     * {@code RESULT epoch=3 seconds=4.512 loss=2.123456 heldout=2.234567 similarity=0.8123 local=0.9731
+     * bytes=123456789 entries=2744000}: the epoch's training time in seconds (the cluster's, up to the
+     * barrier after training), the mean training loss of the cluster's pairs in the epoch, the mean
+     * held-out loss after it, the {@link WordGroups} score after it, the fraction of the cluster's
+     * training accesses in the epoch that were local (0 to 1), the bytes this node has sent since it
+     * started, and the cluster's training words of the epoch (those its words/s counts), as the MF
+     * example's line, so that scripts read both alike.
      */
     static String resultLine(int epoch, double seconds, double loss, double heldOut, double similarity,
-                             double localFraction, long bytesSent) {
+                             double localFraction, long bytesSent, long entries) {
         return String.format(Locale.ROOT, "RESULT epoch=%d seconds=%.3f loss=%.6f heldout=%.6f similarity=%.4f "
-                + "local=%.4f bytes=%d", epoch, seconds, loss, heldOut, similarity, localFraction, bytesSent);
+                        + "local=%.4f bytes=%d entries=%d", epoch, seconds, loss, heldOut, similarity, localFraction,
+                bytesSent, entries);
     }
 
     /** Node 0 evaluates and reports for the cluster. */

@@ -70,7 +70,7 @@ class MfClusterIT {
         // Node 0, and only node 0, prints a machine-readable line per epoch.
         for (int epoch = 1; epoch <= EPOCHS; epoch++) {
             Matcher result = line(output, "\\[node 0] RESULT epoch=" + epoch
-                    + " seconds=\\d+\\.\\d{3} rmse=(\\d\\.\\d{6}) local=([01]\\.\\d{4}) bytes=(\\d+)\\R");
+                    + " seconds=\\d+\\.\\d{3} rmse=(\\d\\.\\d{6}) local=([01]\\.\\d{4}) bytes=(\\d+) entries=108000\\R");
             assertThat(Long.parseLong(result.group(3))).isPositive();
         }
         assertThat(output).doesNotContain("[node 1] RESULT");

@@ -80,7 +80,7 @@ class W2vClusterIT {
         for (int epoch = 1; epoch <= EPOCHS; epoch++) {
             Matcher result = line(output, "\\[node 0] RESULT epoch=" + epoch + " seconds=\\d+\\.\\d{3} "
                     + "loss=(\\d\\.\\d{6}) heldout=(\\d\\.\\d{6}) similarity=(0\\.\\d{4}) local=([01]\\.\\d{4}) "
-                    + "bytes=(\\d+)\\R");
+                    + "bytes=(\\d+) entries=[1-9]\\d*\\R");
             double loss = Double.parseDouble(result.group(1));
             double heldOut = Double.parseDouble(result.group(2));
             assertThat(loss).as("training loss of epoch %d", epoch).isLessThan(previousLoss);

@@ -48,7 +48,7 @@ class W2vCommandTest {
         CommandRun run = run("w2v", "--help");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out().replaceAll("\\s+", " "))
-                .contains("'RESULT epoch=N seconds=S loss=L heldout=H similarity=G local=F bytes=B'")
+                .contains("'RESULT epoch=N seconds=S loss=L heldout=H similarity=G local=F bytes=B entries=T'")
                 .contains("held-out last 2% of the sentences")
                 .contains("decaying linearly to 0.01% of it")
                 .contains("--sampling=NAME")
@@ -83,7 +83,7 @@ class W2vCommandTest {
         // (Whether training lowers the held-out loss is W2vTrainingTest's business: 392 sentences are too few.)
         for (int epoch = 1; epoch <= 2; epoch++) {
             assertThat(run.out()).containsPattern("RESULT epoch=" + epoch + " seconds=\\d+\\.\\d{3} loss=\\d\\.\\d{6} "
-                    + "heldout=\\d\\.\\d{6} similarity=0\\.\\d{4} local=1\\.0000 bytes=0\\R");
+                    + "heldout=\\d\\.\\d{6} similarity=0\\.\\d{4} local=1\\.0000 bytes=0 entries=\\d+\\R");
         }
     }
 
@@ -102,6 +102,6 @@ class W2vCommandTest {
                 .contains("held out: the last 1 sentences (2%); training: 59 sentences, 590 words")
                 .contains("similarity: 0 word groups with 0 words in the vocabulary")
                 .contains("neighbours: the: ")
-                .containsPattern("RESULT epoch=1 .* similarity=NaN local=1\\.0000 bytes=0");
+                .containsPattern("RESULT epoch=1 .* similarity=NaN local=1\\.0000 bytes=0 entries=590\\R");
     }
 }
