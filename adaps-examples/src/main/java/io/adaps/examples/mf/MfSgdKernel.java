@@ -19,7 +19,7 @@ import io.adaps.examples.Checks;
  *
  * <p>A batch pulls the distinct rows and columns its entries touch with one multi-row pull per
  * table, runs the steps of its entries in order on those copies (so an entry sees the steps of the
- * entries before it, as in sequential SGD), and pushes the accumulated steps as updates to additive
+ * entries before it, as in sequential SGD), and pushes what they changed as updates to additive
  * tables. On a cluster a batch therefore costs one round trip per peer instead of several per
  * entry, and concurrent steps of other threads and nodes on the same row add up instead of
  * overwriting each other: Hogwild without lost updates, where the other threads' steps become
@@ -78,13 +78,13 @@ public final class MfSgdKernel {
         for (int start = from; start < to; start += batchSize) {
             int end = Math.min(to, start + batchSize);
             pull(rows, cols, start, end);
-            float[] du = rowBatch.updates;
-            float[] dw = colBatch.updates;
+            rowBatch.keepPulledValues();
+            colBatch.keepPulledValues();
             for (int i = start; i < end; i++) {
-                sum += step(rowBatch.offset(rows[i]), colBatch.offset(cols[i]), values[i], du, dw);
+                sum += step(rowBatch.offset(rows[i]), colBatch.offset(cols[i]), values[i]);
             }
-            rowBatch.pushAsync();
-            colBatch.pushAsync();
+            rowBatch.pushSteps();
+            colBatch.pushSteps();
             rowBatch.clear();
             colBatch.clear();
         }
@@ -139,8 +139,8 @@ public final class MfSgdKernel {
         worker.waitFor(colTicket);
     }
 
-    /** One step on the local copies at {@code uo} and {@code wo}, adding it to the updates; returns e^2. */
-    private float step(int uo, int wo, float value, float[] du, float[] dw) {
+    /** One step on the local copies at {@code uo} and {@code wo}; returns e^2. */
+    private float step(int uo, int wo, float value) {
         float[] u = rowBatch.values;
         float[] w = colBatch.values;
         float error = value - dot(u, uo, w, wo);
@@ -149,12 +149,8 @@ public final class MfSgdKernel {
         for (int k = 0; k < rank; k++) {
             float uk = u[uo + k];
             float wk = w[wo + k];
-            float su = lr * (error * wk - reg * uk);
-            float sw = lr * (error * uk - reg * wk);
-            u[uo + k] = uk + su;
-            w[wo + k] = wk + sw;
-            du[uo + k] += su;
-            dw[wo + k] += sw;
+            u[uo + k] = uk + lr * (error * wk - reg * uk);
+            w[wo + k] = wk + lr * (error * uk - reg * wk);
         }
         return error * error;
     }

@@ -7,9 +7,14 @@ import io.adaps.api.Worker;
 
 /**
  * The distinct rows of one table that a batch of entries touches, for one training thread: their
- * values, pulled with one multi-row operation, and the updates accumulated for them, pushed with
- * one. A row that several entries of the batch share is pulled and pushed once, and every entry
- * sees the steps of the entries before it (sequential SGD on the local copy).
+ * values, pulled with one multi-row operation, changed in place by the batch's steps, and pushed
+ * with one as the difference between the values now and as pulled. A row that several entries of
+ * the batch share is pulled and pushed once, and every entry sees the steps of the entries before
+ * it (sequential SGD on the local copy).
+ *
+ * <p>The steps are taken as that difference at the end, in one sequential pass per batch, rather
+ * than added up entry by entry, so a kernel's inner loop only changes the values. The difference
+ * equals the sum of the steps up to float rounding.
  *
  * <p>Updates are pushed asynchronously, so the network works while the next batch is collected
  * and pulled. A push's buffer must stay untouched until the push completes, so the update buffers
@@ -36,13 +41,13 @@ public final class RowBatch {
     private final long[] ids;
     /** The pulled values, changed by the batch's steps; row {@code slot} at {@code slot * valueLength}. */
     public final float[] values;
+    /** {@link #values} as they were pulled, laid out like them. */
+    private final float[] pulledValues;
     private final float[][] updateSides = new float[2][];
     private final long[] pushTickets = new long[2];
-    /** Floats of each side that the last batch on it wrote. */
-    private final int[] written = new int[2];
     private int side;
-    /** The updates of the batch being collected, laid out like {@link #values}. */
-    public float[] updates;
+    /** The updates of the batch being pushed next, laid out like {@link #values}. */
+    private float[] updates;
     private int size;
     /** Slots whose values are here or being pulled; the rows from here on are still to pull. */
     private int pulled;
@@ -56,6 +61,7 @@ public final class RowBatch {
         Arrays.fill(slotOfRow, ABSENT);
         this.ids = new long[capacity];
         this.values = new float[capacity * valueLength];
+        this.pulledValues = new float[capacity * valueLength];
         updateSides[0] = new float[capacity * valueLength];
         updateSides[1] = new float[capacity * valueLength];
         this.updates = updateSides[0];
@@ -104,23 +110,37 @@ public final class RowBatch {
         return size;
     }
 
-    /** Starts pulling the rows added since the last pull into {@link #values}; returns the ticket. */
+    /**
+     * Starts pulling the rows added since the last pull into {@link #values}; returns the ticket.
+     * Once it is complete, {@link #keepPulledValues()} must be called before the first step.
+     */
     public long pullAsync() {
         long ticket = view.pullAsync(ids, pulled, size - pulled, values, pulled * valueLength);
         pulled = size;
         return ticket;
     }
 
-    /** Starts pushing {@link #updates} and switches to the other side's update buffer, emptied. */
-    public void pushAsync() {
+    /** Remembers {@link #values} as pulled: call when every pull of the batch is complete, before any step. */
+    public void keepPulledValues() {
+        System.arraycopy(values, 0, pulledValues, 0, size * valueLength);
+    }
+
+    /**
+     * Starts pushing the batch's steps, each row's value now minus its value as pulled, and
+     * returns at once; the push's buffer alternates between two sides, and a side is reused only
+     * after its previous push is complete.
+     */
+    public void pushSteps() {
+        int floats = size * valueLength;
+        for (int i = 0; i < floats; i++) {
+            updates[i] = values[i] - pulledValues[i];
+        }
         pushTickets[side] = view.pushAsync(ids, 0, size, updates, 0);
-        written[side] = size * valueLength;
         side ^= 1;
         updates = updateSides[side];
         if (pushTickets[side] != 0) {
             worker.waitFor(pushTickets[side]);
             pushTickets[side] = 0;
-            Arrays.fill(updates, 0, written[side], 0f);
         }
     }
 

@@ -16,8 +16,7 @@ import io.adaps.examples.mf.RowBatch;
  * distinct words and of its negatives, runs the SGNS steps of all its (center, context) pairs on
  * these local copies (so a pair sees the steps of the pairs before it, as in sequential SGD), and
  * pushes the summed steps with one additive push per table. The summed step of a row is its value
- * at the end of the chunk minus its value as pulled (kept in a copy): the inner loop then writes
- * only the values, and each table's update is computed in one sequential pass per chunk. Other threads' and nodes' steps become
+ * at the end of the chunk minus its value as pulled ({@link RowBatch#pushSteps}). Other threads' and nodes' steps become
  * visible at the next chunk: Hogwild at the granularity of a chunk, without lost updates.
  *
  * <p><b>Negatives</b> come from a sample of the output table's unigram^0.75 distribution,
@@ -54,9 +53,6 @@ final class W2vWorker {
     private final SgnsKernel kernel;
     private final RowBatch inBatch;
     private final RowBatch outBatch;
-    /** The values of {@link #inBatch} and {@link #outBatch} as pulled. */
-    private final float[] inPulled;
-    private final float[] outPulled;
     private final Chunk[] ring = new Chunk[LOOKAHEAD + 1];
     private final SplittableRandom random;
     private final long[] sampleKeys;
@@ -93,8 +89,6 @@ final class W2vWorker {
         int maxSample = Math.min(maxWords, TableView.MAX_SAMPLE_SIZE);
         this.inBatch = new RowBatch(inView, Math.min(vocabulary, maxWords));
         this.outBatch = new RowBatch(outView, (int) Math.min(vocabulary, (long) maxWords + maxSample));
-        this.inPulled = new float[inBatch.values.length];
-        this.outPulled = new float[outBatch.values.length];
         for (int i = 0; i < ring.length; i++) {
             ring[i] = new Chunk(maxWords, vocabulary);
         }
@@ -198,20 +192,10 @@ final class W2vWorker {
         }
         lossSum += loss;
         pairs += chunkPairs;
-        push(inBatch, inPulled);
-        push(outBatch, outPulled);
-    }
-
-    /** Pushes the steps of the chunk, the values minus their {@code pulled} copy, and empties the batch. */
-    private void push(RowBatch batch, float[] pulled) {
-        float[] values = batch.values;
-        float[] updates = batch.updates;
-        int floats = batch.size() * dim;
-        for (int i = 0; i < floats; i++) {
-            updates[i] = values[i] - pulled[i];
-        }
-        batch.pushAsync();
-        batch.clear();
+        inBatch.pushSteps();
+        outBatch.pushSteps();
+        inBatch.clear();
+        outBatch.clear();
     }
 
     /** Pulls the chunk's sample with its values, then the rows of its words that the sample lacks. */
@@ -233,7 +217,7 @@ final class W2vWorker {
         long outTicket = outBatch.pullAsync();
         worker.waitFor(inTicket);
         worker.waitFor(outTicket);
-        System.arraycopy(inBatch.values, 0, inPulled, 0, inBatch.size() * dim);
-        System.arraycopy(outBatch.values, 0, outPulled, 0, outBatch.size() * dim);
+        inBatch.keepPulledValues();
+        outBatch.keepPulledValues();
     }
 }
