@@ -18,11 +18,18 @@ import java.util.Locale;
  *
  * <p>Times are in the kernel's clock ticks of {@value #TICKS_PER_SECOND} per second (its
  * {@code USER_HZ} on every Linux platform the JVM runs on), user and system time together.
+ *
+ * <p>HotSpot starts and stops compiler threads as its queue of methods to compile grows and
+ * shrinks, and a thread's time leaves {@code /proc/self/task} with it: summing the live threads
+ * made the JIT's share of an epoch come out negative. The process's own total
+ * ({@code /proc/self/stat}) keeps the time of ended threads, so the difference between it and the
+ * live threads' sum is counted as JIT time (the only threads of a node that end while it trains).
  */
 public final class ThreadCpu {
     /** The kernel's clock ticks per second in {@code /proc}. */
     static final int TICKS_PER_SECOND = 100;
     private static final Path TASKS = Path.of("/proc/self/task");
+    private static final Path PROCESS = Path.of("/proc/self/stat");
 
     /** Kinds of thread, by their names (the kernel keeps the first 15 characters). */
     public enum Kind {
@@ -117,14 +124,19 @@ public final class ThreadCpu {
             return now;
         }
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            long process = ticks(Files.readString(PROCESS));
+            long live = 0;
             for (Path task : tasks) {
                 try {
                     String name = Files.readString(task.resolve("comm")).strip();
-                    now[Kind.of(name).ordinal()] += ticks(Files.readString(task.resolve("stat")));
+                    long ticks = ticks(Files.readString(task.resolve("stat")));
+                    now[Kind.of(name).ordinal()] += ticks;
+                    live += ticks;
                 } catch (IOException ended) {
-                    // The thread ended between the listing and the read: its time is gone with it.
+                    // The thread ended between the listing and the read: the process total keeps its time.
                 }
             }
+            now[Kind.JIT.ordinal()] += Math.max(0, process - live);
         } catch (IOException e) {
             return now;
         }
@@ -133,7 +145,12 @@ public final class ThreadCpu {
 
     /** User plus system ticks from a {@code stat} line: fields 14 and 15, after the parenthesized name. */
     static long ticks(String stat) {
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        int at = stat.lastIndexOf(')') + 2;
+        for (int field = 3; field < 14; field++) {
+            at = stat.indexOf(' ', at) + 1;
+        }
+        int end = stat.indexOf(' ', at);
+        int next = stat.indexOf(' ', end + 1);
+        return Long.parseLong(stat, at, end, 10) + Long.parseLong(stat, end + 1, next < 0 ? stat.length() : next, 10);
     }
 }
