@@ -34,8 +34,16 @@ import java.util.regex.Pattern;
  * takes one in between makes that node fail at start-up (and so the run, cleanly).
  */
 public final class LocalCluster implements AutoCloseable {
-    /** The JVM flag every node needs: Agrona reads {@code jdk.internal.misc}. */
-    public static final List<String> JVM_FLAGS = List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+    /**
+     * The JVM flags of every node: Agrona reads {@code jdk.internal.misc}; and C2 alone, without
+     * tiered compilation. A cluster's code paths change as rows move and replicas come and go, so
+     * compiled methods keep being deoptimized; with tiered compilation each one goes back through
+     * C1's profiling tier and is compiled twice more, and on a node with one core the compiler
+     * threads then took about as much processor as the training thread's overheads (see
+     * {@code docs/architecture.md}, Decisions). The single node runs with the same flags.
+     */
+    public static final List<String> JVM_FLAGS = List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "-XX:-TieredCompilation");
     private static final long KILL_GRACE_SECONDS = 5;
     private static final long PUMP_DRAIN_MILLIS = 5_000;
     private static final long NEVER = Long.MAX_VALUE;
