@@ -64,10 +64,10 @@ import io.adaps.util.BoundedWait;
  * The duties are Agrona agents run in this order by one {@link AgentRunner} on the thread
  * {@code adaps-manager-<node>}: pools, intents, home decisions, placements, synchronization. It is
  * the only user of its {@link Requester} (answers reach it as those of worker
- * {@link CallRegistry#MANAGER}). Between duty cycles it parks: until the next paced round
- * ({@value #ROUND_INTERVAL_MICROS} us) while intents or replicas exist, else up to
- * {@value #IDLE_PARK_MILLIS} ms; workers and placements wake it. Timing reads the node's clock
- * ({@link NodeContext#clock()}).
+ * {@link CallRegistry#MANAGER}). Between duty cycles it parks: until the next paced round is due
+ * while replicas exist, for {@value #ROUND_INTERVAL_MICROS} us while intents do, else up to
+ * {@value #IDLE_PARK_MILLIS} ms; workers (advancing their clocks, waiting for a round, with a full
+ * intent queue) and placements wake it. Timing reads the node's clock ({@link NodeContext#clock()}).
  */
 public final class AdaptiveManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveManager.class);
@@ -82,6 +82,7 @@ public final class AdaptiveManager implements AutoCloseable {
     private final ReplicaSync sync;
     private final IntentAgent intents;
     private final PlacementAgent placements;
+    private final SyncAgent rounds;
     private final AgentRunner runner;
     private final BoundedWait wait;
     private long tickets;
@@ -107,7 +108,7 @@ public final class AdaptiveManager implements AutoCloseable {
         this.placements = new PlacementAgent(context, relocator, requester, active, sync, inFlight, nextTicket);
         PoolAgent poolAgent = new PoolAgent(context.nodeId(), pools,
                 context.config().technique().signalsIntent() ? active : null);
-        SyncAgent rounds = new SyncAgent(sync, requester, window, context.clock(), active::wanted);
+        this.rounds = new SyncAgent(sync, requester, window, context.clock(), active::wanted);
         // AgentRunner names its thread after the agent's role.
         CompositeAgent duties = new CompositeAgent(poolAgent, intents, home, placements, rounds) {
             @Override
@@ -242,10 +243,16 @@ public final class AdaptiveManager implements AutoCloseable {
     /**
      * Parks after every duty cycle, even one that did work, unless a worker waits for a round:
      * the duties pace themselves, and on a core shared with training threads the manager must not
-     * spin. While intents or replicas exist it wakes for the next paced round, else after the idle
-     * period; wake-ups end a park early.
+     * spin, nor wake more often than it has something to do. While replicas exist it parks until
+     * the next paced round is due (at least {@value #ROUND_INTERVAL_MICROS} us); else while
+     * intents exist for {@value #ROUND_INTERVAL_MICROS} us; else for the idle period. Workers wake
+     * it early when their clocks advance (intents start and end with clocks), when their intent
+     * queue is full and when they wait for a round; homes' placements wake it too.
      */
     private final class ManagerIdle implements IdleStrategy {
+        private final long roundIntervalNanos = TimeUnit.MICROSECONDS.toNanos(ROUND_INTERVAL_MICROS);
+        private final long idleNanos = TimeUnit.MILLISECONDS.toNanos(IDLE_PARK_MILLIS);
+
         @Override
         public void idle(int workCount) {
             idle();
@@ -253,11 +260,16 @@ public final class AdaptiveManager implements AutoCloseable {
 
         @Override
         public void idle() {
-            if (!sync.requestedNow()) {
-                LockSupport.parkNanos(this, intents.busy() || sync.replicasHeld() > 0
-                        ? TimeUnit.MICROSECONDS.toNanos(ROUND_INTERVAL_MICROS)
-                        : TimeUnit.MILLISECONDS.toNanos(IDLE_PARK_MILLIS));
+            if (sync.requestedNow()) {
+                return;
             }
+            long park;
+            if (sync.replicasHeld() > 0) {
+                park = Math.min(idleNanos, Math.max(roundIntervalNanos, rounds.untilDue(context.clock().nanoTime())));
+            } else {
+                park = intents.busy() ? roundIntervalNanos : idleNanos;
+            }
+            LockSupport.parkNanos(this, park);
         }
 
         @Override

@@ -29,6 +29,11 @@ final class RoundPacing {
         return now - next >= 0;
     }
 
+    /** Nanoseconds from {@code now} until a paced round may start; 0 or less if it may now. */
+    long untilDue(long now) {
+        return next - now;
+    }
+
     /** A round ended at {@code end} after {@code duration} nanoseconds: the next waits its share. */
     void ran(long end, long duration) {
         next = end + Math.max(minIntervalNanos, (long) (duration * (1 - share) / share));

@@ -43,6 +43,11 @@ final class SyncAgent implements Agent {
         return 1;
     }
 
+    /** Nanoseconds from {@code now} until the next paced round may start (0 or less: it may now). */
+    long untilDue(long now) {
+        return pacing.untilDue(now);
+    }
+
     @Override
     public String roleName() {
         return "replica-sync";

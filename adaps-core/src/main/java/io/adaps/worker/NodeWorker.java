@@ -206,6 +206,10 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         checkUsable();
         long next = clock + 1;
         clock = next;
+        if (intentQueue != null) {
+            // Intents start and end with clocks: the manager, parked until its next round, acts now.
+            services.manager().wake();
+        }
         return next;
     }
 

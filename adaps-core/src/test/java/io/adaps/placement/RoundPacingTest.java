@@ -18,6 +18,15 @@ class RoundPacingTest {
     }
 
     @Test
+    void tellsHowLongUntilTheNextRoundIsDueForTheManagerToParkThatLong() {
+        RoundPacing pacing = new RoundPacing(0.25, 1_000);
+        assertThat(pacing.untilDue(0)).isLessThanOrEqualTo(0);
+        pacing.ran(10_000, 4_000);
+        assertThat(pacing.untilDue(12_000)).isEqualTo(10_000);
+        assertThat(pacing.untilDue(22_000)).isZero();
+    }
+
+    @Test
     void shortRoundsAreSpacedByTheMinimumInterval() {
         RoundPacing pacing = new RoundPacing(0.25, 1_000_000);
         pacing.ran(5_000_000, 10);
