@@ -14,12 +14,12 @@ import me.tongfei.progressbar.ProgressBar;
  * evaluates its part of the training and test entries; the nodes combine their sums into the
  * cluster's RMSEs and local-access fraction ({@link ClusterStats}).
  *
- * <p>Per epoch: train, (each thread waits for its updates), {@link AdaPS#barrier()}, evaluate and
- * combine. Node 0 reports the epoch (its time includes waiting for the slowest node, so it is the
- * cluster's; the local fraction is that of all nodes' training accesses in the epoch) and draws the
- * progress bar on stderr, and prints one machine-readable line per epoch ({@link #resultLine}) for
- * scripts such as the technique comparison of {@code adaps-bench}. After the last epoch every node
- * reports its metrics.
+ * <p>Per epoch: {@link AdaPS#barrier()} (every node starts at once), train (each thread waits for
+ * its updates), {@link AdaPS#barrier()}, evaluate and combine. Node 0 reports the epoch (its time
+ * includes waiting for the slowest node, so it is the cluster's; the local fraction is that of all
+ * nodes' training accesses in the epoch) and draws the progress bar on stderr, and prints one
+ * machine-readable line per epoch ({@link #resultLine}) for scripts such as the technique
+ * comparison of {@code adaps-bench}. After the last epoch every node reports its metrics.
  */
 final class MfRun {
     private final AdaPS node;
@@ -63,6 +63,10 @@ final class MfRun {
             // milliseconds, which would count against every epoch.
             try (ProgressBar bar = reports()
                     ? RunOutput.progressBar(epoch, plan.train().size(), node.clusterSize() > 1) : null) {
+                // Every node starts the epoch at once: node 0 prints and makes its bar first, and a
+                // head start of the others moved every shared row to them (the homes decide on the
+                // first node with intent when the others come later than the decision delay).
+                node.barrier();
                 cpu.start();
                 plan.epoch(trainer, bar == null ? done -> { } : bar::stepBy);
                 node.barrier();

@@ -20,8 +20,8 @@ import me.tongfei.progressbar.ProgressBar;
  * nodes add up their training losses ({@link ClusterStats}); node 0 also evaluates the model
  * ({@link W2vEvaluator}) and reports.
  *
- * <p>Per epoch: train (each thread waits until its updates are synchronized),
- * {@link AdaPS#barrier()}, then node 0 evaluates while the others wait in the combination's
+ * <p>Per epoch: {@link AdaPS#barrier()} (every node starts at once), train (each thread waits
+ * until its updates are synchronized), {@link AdaPS#barrier()}, then node 0 evaluates while the others wait in the combination's
  * barrier. Node 0 prints a line per epoch (its time includes waiting for the slowest node, so it is
  * the cluster's), the nearest neighbours of a few words, and a machine-readable line
  * ({@link #resultLine}) for scripts such as the technique comparison of {@code adaps-bench}; it
@@ -86,6 +86,10 @@ final class W2vRun {
             double seconds;
             try (ProgressBar bar = reports()
                     ? RunOutput.progressBar(epoch, trainer.words(), node.clusterSize() > 1) : null) {
+                // Every node starts the epoch at once: node 0 prints and makes its bar first, and a
+                // head start of the others moved every shared row to them (the homes decide on the
+                // first node with intent when the others come later than the decision delay).
+                node.barrier();
                 cpu.start();
                 trained = trainer.epoch(bar == null ? done -> { } : bar::stepBy);
                 node.barrier();
