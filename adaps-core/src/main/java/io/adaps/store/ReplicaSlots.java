@@ -126,8 +126,8 @@ final class ReplicaSlots {
     }
 
     /**
-     * Under the slot lock: copies the delta into {@code dst} at {@code dstOffset}, zeroes it and
-     * sets {@code base = value}.
+     * Under the slot lock: copies the delta into {@code dst} at {@code dstOffset} and zeroes it
+     * (unless it is all zeros: then {@code dst} is untouched), and sets {@code base = value}.
      *
      * @return {@link TableStore#NOT_HELD} (nothing changed) if the slot does not hold {@code row},
      *         else {@link TableStore#ZERO_DELTA} or {@link TableStore#DELTA}
@@ -140,11 +140,16 @@ final class ReplicaSlots {
         float[] chunk = slab.chunk(slot);
         int at = slab.offset(slot);
         int delta = at + deltaOffset;
-        System.arraycopy(chunk, delta, dst, dstOffset, valueLength);
-        Arrays.fill(chunk, delta, delta + valueLength, 0f);
+        // Most replicas of a round have no delta (the tail of a skewed distribution): they only
+        // take the value as their base, without copying the delta out and clearing it.
+        boolean zero = TableStore.isZero(chunk, delta, valueLength);
+        if (!zero) {
+            System.arraycopy(chunk, delta, dst, dstOffset, valueLength);
+            Arrays.fill(chunk, delta, delta + valueLength, 0f);
+        }
         System.arraycopy(chunk, at, chunk, at + baseOffset, valueLength);
         slab.unlock(slot, locked);
-        return TableStore.isZero(dst, dstOffset, valueLength) ? TableStore.ZERO_DELTA : TableStore.DELTA;
+        return zero ? TableStore.ZERO_DELTA : TableStore.DELTA;
     }
 
     /**

@@ -300,8 +300,8 @@ public final class TableStore {
      * delta and records the current value as the base that {@link #refreshReplica} rebases on.
      *
      * @return {@link #NOT_HELD} if the row is not held here as a replica ({@code dst} untouched),
-     *         {@link #ZERO_DELTA} if the delta copied was all zeros (the caller may skip sending
-     *         it), {@link #DELTA} otherwise
+     *         {@link #ZERO_DELTA} if the delta was all zeros (nothing to send; {@code dst}
+     *         untouched), {@link #DELTA} otherwise
      */
     public int snapshotDelta(long row, float[] dst, int dstOffset) {
         int r = (int) row;

@@ -87,9 +87,9 @@ class ReplicaTest {
         float[] delta = new float[5];
         assertThat(store.snapshotDelta(3, delta, 1)).isEqualTo(TableStore.DELTA);
         assertThat(delta).containsExactly(0f, 1f, 2f, 7f, 0f);
-        // The snapshot zeroed the delta and left the value.
+        // The snapshot zeroed the delta and left the value; a zero delta is not copied out.
         assertThat(store.snapshotDelta(3, delta, 1)).isEqualTo(TableStore.ZERO_DELTA);
-        assertThat(delta).containsExactly(0f, 0f, 0f, 0f, 0f);
+        assertThat(delta).containsExactly(0f, 1f, 2f, 7f, 0f);
         assertThat(pulled(store, 3)).containsExactly(11f, 22f, 37f);
     }
 
