@@ -9,7 +9,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import io.adaps.api.transport.ClusterSecret;
 import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.TlsSettings;
 import io.adaps.api.transport.Transport;
 import io.adaps.api.transport.TransportProvider;
 
@@ -106,6 +108,13 @@ public interface AdaPS extends AutoCloseable {
      *   <tr><td>{@code ADAPS_CLUSTER_ID}</td><td>optional; nodes of different clusters refuse each other</td></tr>
      *   <tr><td>{@code ADAPS_TECHNIQUE}</td><td>optional; a {@link Technique} name</td></tr>
      *   <tr><td>{@code ADAPS_SAMPLING}</td><td>optional; a {@link SamplingScheme} name</td></tr>
+     *   <tr><td>{@code ADAPS_BIND_HOST}</td><td>optional; where to listen (e.g. {@code 0.0.0.0}), see {@link #bindHost}</td></tr>
+     *   <tr><td>{@code ADAPS_TLS_CERT}, {@code ADAPS_TLS_KEY}, {@code ADAPS_TLS_CA}</td><td>optional; TLS from PEM
+     *       files, see {@link TlsSettings#pem}</td></tr>
+     *   <tr><td>{@code ADAPS_TLS_KEYSTORE}, {@code ADAPS_TLS_KEYSTORE_PASSWORD}, {@code ADAPS_TLS_TRUSTSTORE},
+     *       {@code ADAPS_TLS_TRUSTSTORE_PASSWORD}</td><td>optional; TLS from key stores, see {@link TlsSettings#keyStore}</td></tr>
+     *   <tr><td>{@code ADAPS_CLUSTER_SECRET} or {@code ADAPS_CLUSTER_SECRET_FILE}</td><td>optional; the cluster secret
+     *       (text, or a file's bytes without trailing line breaks), see {@link #clusterSecret}</td></tr>
      * </table>
      */
     final class Builder {
@@ -119,6 +128,9 @@ public interface AdaPS extends AutoCloseable {
         private int samplePoolSize = SamplingScheme.DEFAULT_POOL_SIZE;
         private int samplePoolReuse = SamplingScheme.DEFAULT_POOL_REUSE;
         private Transport transport;
+        private String bindHost;
+        private TlsSettings tls;
+        private ClusterSecret clusterSecret;
         private Duration connectTimeout = Duration.ofSeconds(30);
         private Duration heartbeatInterval = Duration.ofMillis(500);
         private Duration failureTimeout = Duration.ofSeconds(3);
@@ -230,6 +242,42 @@ public interface AdaPS extends AutoCloseable {
             return this;
         }
 
+        /**
+         * Where this node listens, when that is not its address in {@link #peers}: e.g.
+         * {@code 0.0.0.0} in a container that peers reach by a DNS name. Its port is the one in the
+         * peer list. Default: the host of this node's entry in the peer list.
+         */
+        public Builder bindHost(String host) {
+            checkNotNull(host, "bindHost");
+            if (host.isBlank()) {
+                throw new IllegalArgumentException("bindHost='" + host + "' (expected a host name or address)");
+            }
+            this.bindHost = host;
+            return this;
+        }
+
+        /**
+         * Encrypts and mutually authenticates every link between nodes with TLS. All nodes of a
+         * cluster must use TLS, or none: a node with TLS refuses a peer without it, a peer whose
+         * certificate does not chain to its trusted CAs, and an expired certificate, and both
+         * sides' {@link #build()} throw saying why. Default: plaintext links.
+         */
+        public Builder tls(TlsSettings settings) {
+            this.tls = checkNotNull(settings, "tls");
+            return this;
+        }
+
+        /**
+         * Authenticates every connection's handshake with a secret shared by the nodes of the
+         * cluster (see {@link ClusterSecret}; combines with {@link #tls}). A node with a secret
+         * refuses peers without one or with another, and both sides' {@link #build()} throw
+         * saying why. Default: none.
+         */
+        public Builder clusterSecret(ClusterSecret secret) {
+            this.clusterSecret = checkNotNull(secret, "clusterSecret");
+            return this;
+        }
+
         /** How long {@link #build()} waits for all peers to connect. Default 30 s. */
         public Builder connectTimeout(Duration timeout) {
             this.connectTimeout = checkPositiveDuration(timeout, "connectTimeout");
@@ -291,6 +339,12 @@ public interface AdaPS extends AutoCloseable {
             String cluster = environment.get("ADAPS_CLUSTER_ID");
             Technique parsedTechnique = parseEnum(environment, "ADAPS_TECHNIQUE", Technique.class, technique);
             SamplingScheme parsedSampling = parseEnum(environment, "ADAPS_SAMPLING", SamplingScheme.class, sampling);
+            String bind = environment.get("ADAPS_BIND_HOST");
+            if (bind != null && bind.isBlank()) {
+                throw new IllegalArgumentException("ADAPS_BIND_HOST='" + bind + "' (expected a host name or address)");
+            }
+            TlsSettings parsedTls = SecurityEnvironment.tls(environment);
+            ClusterSecret parsedSecret = SecurityEnvironment.secret(environment);
             int parsedId = nodeId;
             if (id != null) {
                 try {
@@ -318,6 +372,15 @@ public interface AdaPS extends AutoCloseable {
             }
             technique = parsedTechnique;
             sampling = parsedSampling;
+            if (bind != null) {
+                bindHost = bind.trim();
+            }
+            if (parsedTls != null) {
+                tls = parsedTls;
+            }
+            if (parsedSecret != null) {
+                clusterSecret = parsedSecret;
+            }
             return this;
         }
 
@@ -351,7 +414,7 @@ public interface AdaPS extends AutoCloseable {
                         + peers + ")");
             }
             return new NodeSettings(specs, nodeId, peers, clusterId, partitioning, technique, sampling, samplePoolSize,
-                    samplePoolReuse, transport, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
+                    samplePoolReuse, transport, bindHost, tls, clusterSecret, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
                     barrierTimeout, maxMessageBytes);
         }
 

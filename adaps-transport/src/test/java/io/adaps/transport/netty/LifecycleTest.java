@@ -117,7 +117,7 @@ class LifecycleTest {
             NettyTransport node = nodes.add(new NettyTransport());
             assertThatThrownBy(() -> node.start(Nodes.config(0, peers), new Inbox()))
                     .isInstanceOf(ClusterException.class)
-                    .hasMessageStartingWith("node 0 (" + peers.get(0) + "): cannot listen: ");
+                    .hasMessageStartingWith("node 0 (" + peers.get(0) + "): cannot listen at " + peers.get(0) + ": ");
         }
         Nodes.awaitTransportThreadsEnded();
     }
