@@ -108,6 +108,8 @@ public interface AdaPS extends AutoCloseable {
      *   <tr><td>{@code ADAPS_CLUSTER_ID}</td><td>optional; nodes of different clusters refuse each other</td></tr>
      *   <tr><td>{@code ADAPS_TECHNIQUE}</td><td>optional; a {@link Technique} name</td></tr>
      *   <tr><td>{@code ADAPS_SAMPLING}</td><td>optional; a {@link SamplingScheme} name</td></tr>
+     *   <tr><td>{@code ADAPS_RENDEZVOUS}</td><td>optional; {@code static} (default: the two above) or
+     *       {@code kubernetes}, see {@link KubernetesRendezvous}</td></tr>
      *   <tr><td>{@code ADAPS_BIND_HOST}</td><td>optional; where to listen (e.g. {@code 0.0.0.0}), see {@link #bindHost}</td></tr>
      *   <tr><td>{@code ADAPS_TLS_CERT}, {@code ADAPS_TLS_KEY}, {@code ADAPS_TLS_CA}</td><td>optional; TLS from PEM
      *       files, see {@link TlsSettings#pem}</td></tr>
@@ -128,6 +130,7 @@ public interface AdaPS extends AutoCloseable {
         private int samplePoolSize = SamplingScheme.DEFAULT_POOL_SIZE;
         private int samplePoolReuse = SamplingScheme.DEFAULT_POOL_REUSE;
         private Transport transport;
+        private Rendezvous rendezvous;
         private String bindHost;
         private TlsSettings tls;
         private ClusterSecret clusterSecret;
@@ -243,6 +246,17 @@ public interface AdaPS extends AutoCloseable {
         }
 
         /**
+         * Where this node learns its id and every node's address: {@link #settings()} and
+         * {@link #build()} join it (waiting at most the connect timeout) and take the node id, the
+         * peers and, unless {@link #bindHost} is set, the bind host from it, in place of
+         * {@link #nodeId} and {@link #peers}. Default: none, those two.
+         */
+        public Builder rendezvous(Rendezvous rendezvous) {
+            this.rendezvous = checkNotNull(rendezvous, "rendezvous");
+            return this;
+        }
+
+        /**
          * Where this node listens, when that is not its address in {@link #peers}: e.g.
          * {@code 0.0.0.0} in a container that peers reach by a DNS name. Its port is the one in the
          * peer list. Default: the host of this node's entry in the peer list.
@@ -343,6 +357,7 @@ public interface AdaPS extends AutoCloseable {
             if (bind != null && bind.isBlank()) {
                 throw new IllegalArgumentException("ADAPS_BIND_HOST='" + bind + "' (expected a host name or address)");
             }
+            Rendezvous parsedRendezvous = Rendezvous.fromEnvironment(environment);
             TlsSettings parsedTls = SecurityEnvironment.tls(environment);
             ClusterSecret parsedSecret = SecurityEnvironment.secret(environment);
             int parsedId = nodeId;
@@ -375,6 +390,9 @@ public interface AdaPS extends AutoCloseable {
             if (bind != null) {
                 bindHost = bind.trim();
             }
+            if (parsedRendezvous != null) {
+                rendezvous = parsedRendezvous;
+            }
             if (parsedTls != null) {
                 tls = parsedTls;
             }
@@ -399,22 +417,33 @@ public interface AdaPS extends AutoCloseable {
         }
 
         /**
-         * The settings {@link #build()} starts a node with, checked against each other.
+         * The settings {@link #build()} starts a node with, checked against each other; with a
+         * {@link #rendezvous}, after joining it.
          *
          * @throws IllegalStateException if no table is declared or the node id is not an index
          *                               into the peers
+         * @throws ClusterException      if the rendezvous did not complete within the connect timeout
          */
         public NodeSettings settings() {
             if (specs.isEmpty()) {
                 throw new IllegalStateException("tables=0 (expected at least one table(...) before build())");
             }
-            int nodes = Math.max(1, peers.size());
-            if (nodeId >= nodes) {
-                throw new IllegalStateException("nodeId=" + nodeId + " (expected 0.." + (nodes - 1) + ", an index into peers="
-                        + peers + ")");
+            int id = nodeId;
+            List<PeerAddress> addresses = peers;
+            String bind = bindHost;
+            if (rendezvous != null) {
+                Membership membership = checkNotNull(rendezvous.join(connectTimeout), "membership");
+                id = membership.nodeId();
+                addresses = membership.peers();
+                bind = bindHost != null ? bindHost : membership.bindHost();
             }
-            return new NodeSettings(specs, nodeId, peers, clusterId, partitioning, technique, sampling, samplePoolSize,
-                    samplePoolReuse, transport, bindHost, tls, clusterSecret, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
+            int nodes = Math.max(1, addresses.size());
+            if (id >= nodes) {
+                throw new IllegalStateException("nodeId=" + id + " (expected 0.." + (nodes - 1) + ", an index into peers="
+                        + addresses + ")");
+            }
+            return new NodeSettings(specs, id, addresses, clusterId, partitioning, technique, sampling, samplePoolSize,
+                    samplePoolReuse, transport, bind, tls, clusterSecret, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
                     barrierTimeout, maxMessageBytes);
         }
 
