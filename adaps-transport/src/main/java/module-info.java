@@ -5,6 +5,7 @@ module io.adaps.transport {
     requires io.netty.buffer;
     requires io.netty.transport;
     requires io.netty.codec;
+    requires io.netty.handler;
     requires io.netty.transport.classes.epoll;
     requires org.slf4j;
 

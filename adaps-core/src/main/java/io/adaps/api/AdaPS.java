@@ -9,7 +9,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import io.adaps.api.transport.ClusterSecret;
 import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.TlsSettings;
 import io.adaps.api.transport.Transport;
 import io.adaps.api.transport.TransportProvider;
 
@@ -106,6 +108,15 @@ public interface AdaPS extends AutoCloseable {
      *   <tr><td>{@code ADAPS_CLUSTER_ID}</td><td>optional; nodes of different clusters refuse each other</td></tr>
      *   <tr><td>{@code ADAPS_TECHNIQUE}</td><td>optional; a {@link Technique} name</td></tr>
      *   <tr><td>{@code ADAPS_SAMPLING}</td><td>optional; a {@link SamplingScheme} name</td></tr>
+     *   <tr><td>{@code ADAPS_RENDEZVOUS}</td><td>optional; {@code static} (default: the two above) or
+     *       {@code kubernetes}, see {@link KubernetesRendezvous}</td></tr>
+     *   <tr><td>{@code ADAPS_BIND_HOST}</td><td>optional; where to listen (e.g. {@code 0.0.0.0}), see {@link #bindHost}</td></tr>
+     *   <tr><td>{@code ADAPS_TLS_CERT}, {@code ADAPS_TLS_KEY}, {@code ADAPS_TLS_CA}</td><td>optional; TLS from PEM
+     *       files, see {@link TlsSettings#pem}</td></tr>
+     *   <tr><td>{@code ADAPS_TLS_KEYSTORE}, {@code ADAPS_TLS_KEYSTORE_PASSWORD}, {@code ADAPS_TLS_TRUSTSTORE},
+     *       {@code ADAPS_TLS_TRUSTSTORE_PASSWORD}</td><td>optional; TLS from key stores, see {@link TlsSettings#keyStore}</td></tr>
+     *   <tr><td>{@code ADAPS_CLUSTER_SECRET} or {@code ADAPS_CLUSTER_SECRET_FILE}</td><td>optional; the cluster secret
+     *       (text, or a file's bytes without trailing line breaks), see {@link #clusterSecret}</td></tr>
      * </table>
      */
     final class Builder {
@@ -119,6 +130,10 @@ public interface AdaPS extends AutoCloseable {
         private int samplePoolSize = SamplingScheme.DEFAULT_POOL_SIZE;
         private int samplePoolReuse = SamplingScheme.DEFAULT_POOL_REUSE;
         private Transport transport;
+        private Rendezvous rendezvous;
+        private String bindHost;
+        private TlsSettings tls;
+        private ClusterSecret clusterSecret;
         private Duration connectTimeout = Duration.ofSeconds(30);
         private Duration heartbeatInterval = Duration.ofMillis(500);
         private Duration failureTimeout = Duration.ofSeconds(3);
@@ -230,6 +245,53 @@ public interface AdaPS extends AutoCloseable {
             return this;
         }
 
+        /**
+         * Where this node learns its id and every node's address: {@link #settings()} and
+         * {@link #build()} join it (waiting at most the connect timeout) and take the node id, the
+         * peers and, unless {@link #bindHost} is set, the bind host from it, in place of
+         * {@link #nodeId} and {@link #peers}. Default: none, those two.
+         */
+        public Builder rendezvous(Rendezvous rendezvous) {
+            this.rendezvous = checkNotNull(rendezvous, "rendezvous");
+            return this;
+        }
+
+        /**
+         * Where this node listens, when that is not its address in {@link #peers}: e.g.
+         * {@code 0.0.0.0} in a container that peers reach by a DNS name. Its port is the one in the
+         * peer list. Default: the host of this node's entry in the peer list.
+         */
+        public Builder bindHost(String host) {
+            checkNotNull(host, "bindHost");
+            if (host.isBlank()) {
+                throw new IllegalArgumentException("bindHost='" + host + "' (expected a host name or address)");
+            }
+            this.bindHost = host;
+            return this;
+        }
+
+        /**
+         * Encrypts and mutually authenticates every link between nodes with TLS. All nodes of a
+         * cluster must use TLS, or none: a node with TLS refuses a peer without it, a peer whose
+         * certificate does not chain to its trusted CAs, and an expired certificate, and both
+         * sides' {@link #build()} throw saying why. Default: plaintext links.
+         */
+        public Builder tls(TlsSettings settings) {
+            this.tls = checkNotNull(settings, "tls");
+            return this;
+        }
+
+        /**
+         * Authenticates every connection's handshake with a secret shared by the nodes of the
+         * cluster (see {@link ClusterSecret}; combines with {@link #tls}). A node with a secret
+         * refuses peers without one or with another, and both sides' {@link #build()} throw
+         * saying why. Default: none.
+         */
+        public Builder clusterSecret(ClusterSecret secret) {
+            this.clusterSecret = checkNotNull(secret, "clusterSecret");
+            return this;
+        }
+
         /** How long {@link #build()} waits for all peers to connect. Default 30 s. */
         public Builder connectTimeout(Duration timeout) {
             this.connectTimeout = checkPositiveDuration(timeout, "connectTimeout");
@@ -291,6 +353,13 @@ public interface AdaPS extends AutoCloseable {
             String cluster = environment.get("ADAPS_CLUSTER_ID");
             Technique parsedTechnique = parseEnum(environment, "ADAPS_TECHNIQUE", Technique.class, technique);
             SamplingScheme parsedSampling = parseEnum(environment, "ADAPS_SAMPLING", SamplingScheme.class, sampling);
+            String bind = environment.get("ADAPS_BIND_HOST");
+            if (bind != null && bind.isBlank()) {
+                throw new IllegalArgumentException("ADAPS_BIND_HOST='" + bind + "' (expected a host name or address)");
+            }
+            Rendezvous parsedRendezvous = Rendezvous.fromEnvironment(environment);
+            TlsSettings parsedTls = SecurityEnvironment.tls(environment);
+            ClusterSecret parsedSecret = SecurityEnvironment.secret(environment);
             int parsedId = nodeId;
             if (id != null) {
                 try {
@@ -318,6 +387,18 @@ public interface AdaPS extends AutoCloseable {
             }
             technique = parsedTechnique;
             sampling = parsedSampling;
+            if (bind != null) {
+                bindHost = bind.trim();
+            }
+            if (parsedRendezvous != null) {
+                rendezvous = parsedRendezvous;
+            }
+            if (parsedTls != null) {
+                tls = parsedTls;
+            }
+            if (parsedSecret != null) {
+                clusterSecret = parsedSecret;
+            }
             return this;
         }
 
@@ -336,22 +417,33 @@ public interface AdaPS extends AutoCloseable {
         }
 
         /**
-         * The settings {@link #build()} starts a node with, checked against each other.
+         * The settings {@link #build()} starts a node with, checked against each other; with a
+         * {@link #rendezvous}, after joining it.
          *
          * @throws IllegalStateException if no table is declared or the node id is not an index
          *                               into the peers
+         * @throws ClusterException      if the rendezvous did not complete within the connect timeout
          */
         public NodeSettings settings() {
             if (specs.isEmpty()) {
                 throw new IllegalStateException("tables=0 (expected at least one table(...) before build())");
             }
-            int nodes = Math.max(1, peers.size());
-            if (nodeId >= nodes) {
-                throw new IllegalStateException("nodeId=" + nodeId + " (expected 0.." + (nodes - 1) + ", an index into peers="
-                        + peers + ")");
+            int id = nodeId;
+            List<PeerAddress> addresses = peers;
+            String bind = bindHost;
+            if (rendezvous != null) {
+                Membership membership = checkNotNull(rendezvous.join(connectTimeout), "membership");
+                id = membership.nodeId();
+                addresses = membership.peers();
+                bind = bindHost != null ? bindHost : membership.bindHost();
             }
-            return new NodeSettings(specs, nodeId, peers, clusterId, partitioning, technique, sampling, samplePoolSize,
-                    samplePoolReuse, transport, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
+            int nodes = Math.max(1, addresses.size());
+            if (id >= nodes) {
+                throw new IllegalStateException("nodeId=" + id + " (expected 0.." + (nodes - 1) + ", an index into peers="
+                        + addresses + ")");
+            }
+            return new NodeSettings(specs, id, addresses, clusterId, partitioning, technique, sampling, samplePoolSize,
+                    samplePoolReuse, transport, bind, tls, clusterSecret, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
                     barrierTimeout, maxMessageBytes);
         }
 

@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.adaps.api.transport.ClusterSecret;
 import io.adaps.api.transport.PeerAddress;
+import io.adaps.api.transport.TlsSettings;
 import io.adaps.api.transport.Transport;
 
 /**
@@ -22,6 +24,9 @@ public final class NodeSettings {
     private final int samplePoolSize;
     private final int samplePoolReuse;
     private final Transport transport;
+    private final String bindHost;
+    private final TlsSettings tls;
+    private final ClusterSecret clusterSecret;
     private final Duration connectTimeout;
     private final Duration heartbeatInterval;
     private final Duration failureTimeout;
@@ -31,8 +36,9 @@ public final class NodeSettings {
 
     NodeSettings(List<TableSpec> tables, int nodeId, List<PeerAddress> peers, String clusterId, Partitioning partitioning,
                  Technique technique, SamplingScheme sampling, int samplePoolSize, int samplePoolReuse, Transport transport,
-                 Duration connectTimeout, Duration heartbeatInterval, Duration failureTimeout, Duration operationTimeout,
-                 Duration barrierTimeout, int maxMessageBytes) {
+                 String bindHost, TlsSettings tls, ClusterSecret clusterSecret, Duration connectTimeout,
+                 Duration heartbeatInterval, Duration failureTimeout, Duration operationTimeout, Duration barrierTimeout,
+                 int maxMessageBytes) {
         List<Table> laidOut = new ArrayList<>(tables.size());
         long firstKey = 0;
         for (TableSpec spec : tables) {
@@ -49,6 +55,9 @@ public final class NodeSettings {
         this.samplePoolSize = samplePoolSize;
         this.samplePoolReuse = samplePoolReuse;
         this.transport = transport;
+        this.bindHost = bindHost;
+        this.tls = tls;
+        this.clusterSecret = clusterSecret;
         this.connectTimeout = connectTimeout;
         this.heartbeatInterval = heartbeatInterval;
         this.failureTimeout = failureTimeout;
@@ -103,6 +112,21 @@ public final class NodeSettings {
     /** The transport set on the builder, or {@code null}: the one found on the class path. */
     public Transport transport() {
         return transport;
+    }
+
+    /** Where to listen, or null: this node's host in {@link #peers()}. */
+    public String bindHost() {
+        return bindHost;
+    }
+
+    /** TLS for the links between nodes, or null: plaintext. */
+    public TlsSettings tls() {
+        return tls;
+    }
+
+    /** The secret that authenticates handshakes, or null: none. */
+    public ClusterSecret clusterSecret() {
+        return clusterSecret;
     }
 
     public Duration connectTimeout() {

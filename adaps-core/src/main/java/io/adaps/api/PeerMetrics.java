@@ -8,6 +8,8 @@ package io.adaps.api;
  * @param p50Micros  median round-trip time, microseconds
  * @param p99Micros  99th percentile, microseconds
  * @param maxMicros  longest, microseconds
+ * @param meanMicros mean round-trip time, microseconds ({@code roundTrips * meanMicros} is their total)
  */
-public record PeerMetrics(int peer, long roundTrips, double p50Micros, double p99Micros, double maxMicros) {
+public record PeerMetrics(int peer, long roundTrips, double p50Micros, double p99Micros, double maxMicros,
+                          double meanMicros) {
 }

@@ -218,7 +218,7 @@ public final class Peers {
         synchronized (total) {
             total.add(roundTrips[peer].getIntervalHistogram());
             return new PeerMetrics(peer, total.getTotalCount(), total.getValueAtPercentile(50) / 1e3,
-                    total.getValueAtPercentile(99) / 1e3, total.getMaxValue() / 1e3);
+                    total.getValueAtPercentile(99) / 1e3, total.getMaxValue() / 1e3, total.getMean() / 1e3);
         }
     }
 

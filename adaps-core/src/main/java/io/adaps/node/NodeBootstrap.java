@@ -182,7 +182,8 @@ public final class NodeBootstrap implements NodeFactory {
             return new TransportConfig(config.nodeId(), settings.peers(), settings.clusterId(),
                     Schema.describe(config.tables(), config.partitioning()), settings.connectTimeout(),
                     settings.heartbeatInterval(), settings.failureTimeout(), settings.operationTimeout(),
-                    config.maxMessageBytes(), 4L * config.maxMessageBytes());
+                    config.maxMessageBytes(), 4L * config.maxMessageBytes(), settings.bindHost(), settings.tls(),
+                    settings.clusterSecret());
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }

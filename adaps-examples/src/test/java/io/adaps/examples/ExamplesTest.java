@@ -41,6 +41,7 @@ class ExamplesTest {
             --bogus                  ; Unknown option: '--bogus'
             --test=t.mtx             ; --test=t.mtx (expected only together with --train)
             --train=missing.mtx      ; --train=missing.mtx (expected a readable file)
+            --metrics-port=70000     ; --metrics-port=70000 (expected 0..65535)
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flag, String message) {
         CommandRun run = run("mf", flag);
@@ -83,6 +84,13 @@ class ExamplesTest {
                         + "0\\.\\d{4}")
                 .containsPattern("after training, node 0: 3 workers; local pull/push/set \\d+/\\d+/0, remote 0/0/0 "
                         + "\\(100\\.0% local\\)");
+    }
+
+    @Test
+    void metricsAreServedWhenAPortIsGiven() {
+        CommandRun run = run(withSmall("mf", "--metrics-port=0"));
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).containsPattern("node 0: metrics at http://0\\.0\\.0\\.0:\\d+/metrics and in JMX");
     }
 
     @Test

@@ -22,8 +22,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import io.adaps.api.Initializers;
 import io.adaps.api.TableSpec;
+import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.bench.loopback.LoopbackNodes;
+import io.adaps.bench.loopback.LoopbackTls;
 import io.adaps.protocol.Message;
 
 /**
@@ -43,6 +45,9 @@ import io.adaps.protocol.Message;
  * bookkeeping. The primary score is operations (batches) per second; the secondary results
  * {@code values} and {@code mebibytes} are values and value-MiB moved per second (keys and headers
  * not counted).
+ *
+ * <p>{@code -p tls=true} runs the cluster with mutual TLS ({@link LoopbackTls}; the raw link stays
+ * plaintext), so {@code -p tls=false,true} measures what encryption costs.
  *
  * <p>Meant for one benchmark thread (the raw baseline has one call in flight per link):
  * <pre>
@@ -75,17 +80,26 @@ public class RemoteAccessBenchmark {
     /** The two-node cluster. */
     @State(Scope.Benchmark)
     public static class Cluster {
+        @Param({"false"})
+        boolean tls;
+
+        LoopbackTls certificate;
         LoopbackNodes nodes;
 
         @Setup(Level.Trial)
         public void start(Shape shape) {
+            certificate = tls ? LoopbackTls.create() : null;
             nodes = LoopbackNodes.start(2, TableSpec.of("t", ROWS, shape.valueLength)
-                    .withInitializer(Initializers.uniform(-1f, 1f, 1)));
+                    .withInitializer(Initializers.uniform(-1f, 1f, 1)), Technique.RELOCATION_ONLY,
+                    builder -> tls ? builder.tls(certificate.settings()) : builder);
         }
 
         @TearDown(Level.Trial)
         public void stop() {
             nodes.close();
+            if (certificate != null) {
+                certificate.close();
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -18,8 +19,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import io.adaps.api.Initializers;
 import io.adaps.api.TableSpec;
+import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.bench.loopback.LoopbackNodes;
+import io.adaps.bench.loopback.LoopbackTls;
 import io.adaps.protocol.Message;
 
 /**
@@ -28,7 +31,8 @@ import io.adaps.protocol.Message;
  * ({@link LoopbackNodes}, the real Netty transport), against a plain Netty request/response of
  * the same sizes ({@link RawLink}: a {@value #PULL_LENGTH}-byte request, a {@value #REPLY_LENGTH}-byte
  * answer). Sampled, so JMH reports percentiles (p50, p99, ...) of single calls; each call waits for
- * the previous one, so this is latency on an otherwise idle link.
+ * the previous one, so this is latency on an otherwise idle link. {@code tls=true} runs the cluster
+ * with mutual TLS ({@link LoopbackTls}); the raw link stays plaintext.
  *
  * <pre>
  * java -jar adaps-bench/target/benchmarks.jar RoundTrip -rf json -rff roundtrip.json
@@ -49,6 +53,10 @@ public class RoundTripBenchmark {
     /** The two-node cluster and a worker of node 0 that pulls rows of node 1. */
     @State(Scope.Thread)
     public static class Cluster {
+        @Param({"false", "true"})
+        boolean tls;
+
+        LoopbackTls certificate;
         LoopbackNodes nodes;
         Worker worker;
         final float[] buffer = new float[VALUE_LENGTH];
@@ -57,8 +65,10 @@ public class RoundTripBenchmark {
 
         @Setup(Level.Trial)
         public void start() {
+            certificate = tls ? LoopbackTls.create() : null;
             nodes = LoopbackNodes.start(2, TableSpec.of("t", ROWS, VALUE_LENGTH)
-                    .withInitializer(Initializers.uniform(-1f, 1f, 1)));
+                    .withInitializer(Initializers.uniform(-1f, 1f, 1)), Technique.RELOCATION_ONLY,
+                    builder -> tls ? builder.tls(certificate.settings()) : builder);
             worker = nodes.node(0).worker();
             firstRemoteRow = nodes.firstRowOf(1);
             next = firstRemoteRow;
@@ -67,6 +77,9 @@ public class RoundTripBenchmark {
         @TearDown(Level.Trial)
         public void stop() {
             nodes.close();
+            if (certificate != null) {
+                certificate.close();
+            }
         }
 
         /** The next row of node 1, round robin. */

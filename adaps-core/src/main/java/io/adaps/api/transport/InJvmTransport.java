@@ -2,6 +2,7 @@ package io.adaps.api.transport;
 
 import static io.adaps.util.Checks.checkNotNull;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -18,7 +19,8 @@ import io.adaps.api.PeerFailedException;
  * A {@link Transport} between nodes of one JVM, for fast tests: a message is copied into the
  * receiver's inbound queue, and one delivery thread per node hands messages to its handler in
  * order. Closing a transport is seen by its peers as that node's failure, after the messages it
- * sent before.
+ * sent before. Its handshake compares cluster secrets; there are no links for TLS to protect, so
+ * TLS settings are ignored.
  */
 public final class InJvmTransport implements Transport {
     /** An inbound message, or (with {@code bytes == null}) the failure of {@code from}. */
@@ -100,6 +102,8 @@ public final class InJvmTransport implements Transport {
             difference = "cluster id '" + remote.clusterId() + "' (expected '" + local.clusterId() + "')";
         } else if (!remote.schema().equals(local.schema())) {
             difference = "schema '" + remote.schema() + "' (expected '" + local.schema() + "')";
+        } else if (!sameSecret(local.secret(), remote.secret())) {
+            difference = "cluster secret (expected " + (local.secret() == null ? "none" : "this node's") + ")";
         }
         if (difference != null) {
             String reason = local.describe(local.nodeId()) + ": handshake with " + local.describe(peer) + " refused: "
@@ -107,6 +111,15 @@ public final class InJvmTransport implements Transport {
             network.refuse(local.peers().get(peer), reason);
             throw new ClusterException(reason);
         }
+    }
+
+    /** Whether both have no secret or the same (the in-JVM transport has no links to encrypt; TLS is ignored). */
+    private static boolean sameSecret(ClusterSecret local, ClusterSecret remote) {
+        if (local == null || remote == null) {
+            return local == remote;
+        }
+        byte[] probe = "in-jvm".getBytes(StandardCharsets.US_ASCII);
+        return local.verify(remote.mac(probe), probe);
     }
 
     @Override

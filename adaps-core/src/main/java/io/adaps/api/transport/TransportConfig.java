@@ -22,12 +22,29 @@ import java.util.List;
  * @param maxMessageBytes   the largest message {@link Transport#send} accepts and a receiver
  *                          accepts; larger frames are refused and close the connection
  * @param maxPendingBytes   bytes queued for one peer above which senders are held back
+ * @param bindHost          the host name or address to listen at (e.g. {@code 0.0.0.0}), or
+ *                          null: the host of this node's entry in {@code peers}, which is then
+ *                          only where peers reach it (its advertised address)
+ * @param tls               TLS for every link, or null: plaintext links
+ * @param secret            the cluster secret that authenticates handshakes, or null: none
  */
 public record TransportConfig(int nodeId, List<PeerAddress> peers, String clusterId, String schema,
                               Duration connectTimeout, Duration heartbeatInterval, Duration failureTimeout,
-                              Duration sendTimeout, int maxMessageBytes, long maxPendingBytes) {
-    /** The wire protocol version; the handshake refuses peers with another. */
-    public static final int PROTOCOL_VERSION = 1;
+                              Duration sendTimeout, int maxMessageBytes, long maxPendingBytes, String bindHost,
+                              TlsSettings tls, ClusterSecret secret) {
+    /**
+     * The wire protocol version; the handshake refuses peers with another. Version 2: the
+     * handshake carries the nonce of the cluster-secret challenge.
+     */
+    public static final int PROTOCOL_VERSION = 2;
+
+    /** Plaintext links without a cluster secret, listening at this node's address in {@code peers}. */
+    public TransportConfig(int nodeId, List<PeerAddress> peers, String clusterId, String schema,
+                           Duration connectTimeout, Duration heartbeatInterval, Duration failureTimeout,
+                           Duration sendTimeout, int maxMessageBytes, long maxPendingBytes) {
+        this(nodeId, peers, clusterId, schema, connectTimeout, heartbeatInterval, failureTimeout, sendTimeout,
+                maxMessageBytes, maxPendingBytes, null, null, null);
+    }
 
     /** Validates every component, naming the first bad one. */
     public TransportConfig {
@@ -57,6 +74,14 @@ public record TransportConfig(int nodeId, List<PeerAddress> peers, String cluste
             throw new IllegalArgumentException("maxPendingBytes=" + maxPendingBytes + " (expected >= maxMessageBytes="
                     + maxMessageBytes + ")");
         }
+        if (bindHost != null && bindHost.isBlank()) {
+            throw new IllegalArgumentException("bindHost='" + bindHost + "' (expected a host name or address, or null)");
+        }
+    }
+
+    /** Where to listen: {@link #bindHost()} if set, else this node's host in {@code peers}, at its port. */
+    public PeerAddress listenAddress() {
+        return bindHost == null ? self() : new PeerAddress(bindHost, self().port());
     }
 
     /** Nodes in the cluster. */

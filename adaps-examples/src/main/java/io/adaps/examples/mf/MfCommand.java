@@ -16,7 +16,10 @@ import io.adaps.api.ClusterException;
 import io.adaps.api.Technique;
 import io.adaps.examples.Checks;
 import io.adaps.examples.Seeds;
+import io.adaps.examples.metrics.MetricsEndpoint;
+import io.adaps.examples.metrics.MetricsOption;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -104,6 +107,9 @@ public final class MfCommand implements Callable<Integer> {
             description = "Entries per batch of pulls and pushes of a thread (default: ${DEFAULT-VALUE}).")
     private int batch;
 
+    @Mixin
+    private MetricsOption metrics;
+
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
             description = "Seed of everything random: data, split, shuffle, initial model (default: ${DEFAULT-VALUE}).")
     private long seed;
@@ -157,6 +163,7 @@ public final class MfCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         MfData train = data.train();
         try (AdaPS node = startNode(train);
+             MetricsEndpoint served = metrics.startFor(node, out);
              MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, learningRate, regularization,
                      threads, batch)) {
             EpochPlan plan = EpochPlan.of(technique, data, node.nodeId(), node.clusterSize(),

@@ -18,8 +18,11 @@ import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
 import io.adaps.examples.Checks;
 import io.adaps.examples.Seeds;
+import io.adaps.examples.metrics.MetricsEndpoint;
+import io.adaps.examples.metrics.MetricsOption;
 import io.adaps.examples.mf.ClusterStats;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -114,6 +117,9 @@ public final class W2vCommand implements Callable<Integer> {
     private String samplingName;
     private SamplingScheme sampling;
 
+    @Mixin
+    private MetricsOption metrics;
+
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
             description = "Seed of everything random: initial vectors, sub-sampling, windows, negatives "
                     + "(default: ${DEFAULT-VALUE}).")
@@ -151,7 +157,7 @@ public final class W2vCommand implements Callable<Integer> {
         double loadSeconds = (System.nanoTime() - start) / 1e9;
         PrintWriter out = spec.commandLine().getOut();
         SgnsSettings settings = new SgnsSettings(window, negatives, learningRate, epochs);
-        try (AdaPS node = startNode(vocabulary)) {
+        try (AdaPS node = startNode(vocabulary); MetricsEndpoint served = metrics.startFor(node, out)) {
             ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(node.nodeId(), node.clusterSize()), threads,
                     ChunkSchedule.DEFAULT_CHUNK_WORDS);
             try (W2vTrainer trainer = new W2vTrainer(node, schedule, new Subsampler(vocabulary, subsample), settings,

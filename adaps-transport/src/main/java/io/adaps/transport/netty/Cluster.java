@@ -26,6 +26,7 @@ final class Cluster {
 
     private final TransportConfig config;
     private final MessageHandler handler;
+    private final TlsContexts tls;
     private final Peer[] peers;
     private final String self;
     private final int maxFrameLength;
@@ -35,10 +36,15 @@ final class Cluster {
     private boolean started;
     private volatile boolean closing;
 
-    /** The cluster of {@code config} seen from its node {@code config.nodeId()}. */
-    Cluster(TransportConfig config, MessageHandler handler, ByteBufAllocator allocator) {
+    /**
+     * The cluster of {@code config} seen from its node {@code config.nodeId()}.
+     *
+     * @param tls the node's TLS contexts, or null for plaintext links
+     */
+    Cluster(TransportConfig config, MessageHandler handler, ByteBufAllocator allocator, TlsContexts tls) {
         this.config = config;
         this.handler = handler;
+        this.tls = tls;
         this.self = config.describe(config.nodeId());
         this.maxFrameLength = Frame.maxLength(config.maxMessageBytes());
         this.peers = new Peer[config.clusterSize()];
@@ -73,9 +79,14 @@ final class Cluster {
         return peers[id];
     }
 
-    /** What this node says in its HANDSHAKE. */
-    Hello hello() {
-        return new Hello(config.nodeId(), config.clusterId(), config.schema());
+    /** The node's TLS contexts, or null: plaintext links. */
+    TlsContexts tls() {
+        return tls;
+    }
+
+    /** What this node says in a HANDSHAKE, with that connection's {@code nonce}. */
+    Hello hello(byte[] nonce) {
+        return new Hello(config.nodeId(), config.clusterId(), config.schema(), nonce);
     }
 
     /** Whether node {@code id} is one of those that connect to this node (higher ids connect to lower). */

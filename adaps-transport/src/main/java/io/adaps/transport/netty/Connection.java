@@ -14,6 +14,8 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 
 /**
  * One TCP connection of this node, the last handler of its pipeline (after {@link FrameDecoder}).
@@ -52,6 +54,8 @@ abstract class Connection extends ChannelInboundHandlerAdapter implements FrameL
     private long lastReadNanos;
     private long lastWriteNanos;
     private String closeReason;
+    /** The TLS handshake failed and the subclass was told; the same failure's exception is not news. */
+    private boolean tlsFailed;
 
     Connection(Cluster cluster) {
         this.cluster = cluster;
@@ -115,8 +119,30 @@ abstract class Connection extends ChannelInboundHandlerAdapter implements FrameL
         ctx.fireChannelWritabilityChanged();
     }
 
+    /**
+     * A failed TLS handshake is reported here before the TLS handler closes the channel, so it is
+     * handled as a handshake error (which decides whether to dial again) before the close is seen.
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof SslHandshakeCompletionEvent completion && !completion.isSuccess() && !tlsFailed) {
+            tlsFailed = true;
+            String reason = reasonFor(completion.cause());
+            LOG.error("{}: closing the connection {}: {}", cluster.self(), describe(), reason);
+            if (peer == null) {
+                onHandshakeError(completion.cause(), reason);
+            } else {
+                close(reason);
+            }
+        }
+        ctx.fireUserEventTriggered(event);
+    }
+
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (tlsFailed && TlsContexts.tlsFailure(cause) != null) {
+            return;
+        }
         String reason = reasonFor(cause);
         if (cause instanceof IOException) {
             LOG.debug("{}: closing the connection {}: {}", cluster.self(), describe(), reason);
@@ -212,7 +238,15 @@ abstract class Connection extends ChannelInboundHandlerAdapter implements FrameL
         return peer != null ? "to " + peer.description() : "with " + ctx.channel().remoteAddress();
     }
 
+    /** A short reason for a failure, for logs and the failure report. */
     private static String reasonFor(Throwable cause) {
+        Throwable tls = TlsContexts.tlsFailure(cause);
+        if (tls instanceof NotSslRecordException) {
+            return "the peer does not use TLS (expected TLS, which this node requires)";
+        }
+        if (tls != null) {
+            return "TLS handshake failed: " + tls.getMessage();
+        }
         if (cause instanceof FrameException) {
             return "malformed frame: " + cause.getMessage();
         }

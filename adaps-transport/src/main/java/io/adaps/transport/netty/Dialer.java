@@ -49,7 +49,7 @@ final class Dialer {
         Bootstrap attempt = bootstrap.clone().handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel channel) {
-                Pipelines.install(channel, cluster, new OutboundConnection(cluster, peer, Dialer.this));
+                Pipelines.installDialed(channel, cluster, new OutboundConnection(cluster, peer, Dialer.this));
             }
         });
         attempt.connect(InetSocketAddress.createUnresolved(host, port)).addListener((ChannelFuture connected) -> {

@@ -21,12 +21,15 @@ import io.netty.buffer.ByteBuf;
  *       {@value #MIN_LENGTH}..{@link #maxLength(int)};</li>
  *   <li>{@code version}: {@link TransportConfig#PROTOCOL_VERSION}, unsigned;</li>
  *   <li>{@code type}: one of the {@code *} constants below, unsigned. Bodies: {@link #HANDSHAKE},
- *       {@link #HANDSHAKE_ACK} and {@link #HANDSHAKE_REFUSED} in {@link HandshakeCodec};
- *       {@link #MESSAGES} in {@link MessagesFrameWriter}; {@link #HEARTBEAT} has none.</li>
+ *       {@link #HANDSHAKE_ACK}, {@link #HANDSHAKE_REFUSED}, {@link #CHALLENGE} and {@link #PROOF} in
+ *       {@link HandshakeCodec}; {@link #MESSAGES} in {@link MessagesFrameWriter}; {@link #HEARTBEAT}
+ *       has none.</li>
  * </ul>
  *
  * A connection starts with HANDSHAKE (connecting side) answered by HANDSHAKE_ACK or
- * HANDSHAKE_REFUSED; after that both sides send MESSAGES and HEARTBEAT frames only.
+ * HANDSHAKE_REFUSED; with a cluster secret, CHALLENGE (accepting side) and PROOF (connecting side)
+ * come between ({@link SecretHandshake}). After that both sides send MESSAGES and HEARTBEAT frames
+ * only. With TLS, all of this runs inside the TLS session.
  */
 final class Frame {
     /** The connecting node introduces itself: node id, cluster id, schema. */
@@ -39,6 +42,10 @@ final class Frame {
     static final int MESSAGES = 4;
     /** Keeps an idle connection observable; no body. */
     static final int HEARTBEAT = 5;
+    /** The accepting node's nonce and its proof that it knows the cluster secret. */
+    static final int CHALLENGE = 6;
+    /** The connecting node's proof that it knows the cluster secret. */
+    static final int PROOF = 7;
 
     static final int LENGTH_OFFSET = 0;
     static final int VERSION_OFFSET = 4;
@@ -87,12 +94,14 @@ final class Frame {
             case HANDSHAKE_REFUSED -> "HANDSHAKE_REFUSED";
             case MESSAGES -> "MESSAGES";
             case HEARTBEAT -> "HEARTBEAT";
+            case CHALLENGE -> "CHALLENGE";
+            case PROOF -> "PROOF";
             default -> "type " + type;
         };
     }
 
     /** Whether {@code type} is one of the frame types above. */
     static boolean isKnownType(int type) {
-        return type >= HANDSHAKE && type <= HEARTBEAT;
+        return type >= HANDSHAKE && type <= PROOF;
     }
 }

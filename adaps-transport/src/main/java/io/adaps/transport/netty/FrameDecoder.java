@@ -18,6 +18,9 @@ import io.netty.handler.codec.ByteToMessageDecoder;
  * first {@link FrameException} the decoder discards everything; the connection is being closed.
  */
 final class FrameDecoder extends ByteToMessageDecoder {
+    /** The first two bytes of a TLS handshake record: content type 22, major version 3. */
+    private static final int TLS_HANDSHAKE_RECORD = 0x16;
+    private static final int TLS_MAJOR_VERSION = 0x03;
     private final int maxLength;
     private final FrameListener listener;
     private boolean failed;
@@ -55,6 +58,10 @@ final class FrameDecoder extends ByteToMessageDecoder {
         }
         int start = in.readerIndex();
         int length = in.getInt(start + Frame.LENGTH_OFFSET);
+        if (in.getUnsignedByte(start) == TLS_HANDSHAKE_RECORD && in.getUnsignedByte(start + 1) == TLS_MAJOR_VERSION) {
+            // No valid length starts so (it would exceed any maximum): a TLS client's first record.
+            throw new FrameException("a TLS handshake (expected plaintext frames: this node does not use TLS)");
+        }
         if (length < Frame.MIN_LENGTH || length > maxLength) {
             throw new FrameException("frame length=" + Integer.toUnsignedString(length) + " (expected "
                     + Frame.MIN_LENGTH + ".." + maxLength + ")");
@@ -70,7 +77,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
             int type = in.getUnsignedByte(start + Frame.TYPE_OFFSET);
             if (!Frame.isKnownType(type)) {
                 throw new FrameException("frame type=" + type + " (expected " + Frame.HANDSHAKE + ".."
-                        + Frame.HEARTBEAT + ")");
+                        + Frame.PROOF + ")");
             }
         }
         if (readable < Frame.LENGTH_FIELD_LENGTH + length) {

@@ -11,15 +11,20 @@ import io.netty.buffer.ByteBufAllocator;
  *
  * <pre>
  * HANDSHAKE
- * +----------------+-------------------+----------------+-------------------+----------------+
- * | node id int32  | cluster id length | cluster id ... | schema length     | schema ...     |
- * |                | int32             |                | int32             |                |
- * +----------------+-------------------+----------------+-------------------+----------------+
+ * +---------------+-------------------+---------------+---------------+-----------+--------------+----------+
+ * | node id int32 | cluster id length | cluster id .. | schema length | schema .. | nonce length | nonce .. |
+ * |               | int32             |               | int32         |           | int32 (0|32) |          |
+ * +---------------+-------------------+---------------+---------------+-----------+--------------+----------+
  *
  * HANDSHAKE_ACK                 HANDSHAKE_REFUSED                HEARTBEAT
  * +----------------+            +--------------------------+     (no body)
  * | node id int32  |            | reason, to the frame end |
  * +----------------+            +--------------------------+
+ *
+ * CHALLENGE (cluster secret; accepting side)       PROOF (cluster secret; connecting side)
+ * +-------------------+-------------------+       +-------------------+
+ * | nonce (32 bytes)  | HMAC (32 bytes)   |       | HMAC (32 bytes)   |
+ * +-------------------+-------------------+       +-------------------+
  * </pre>
  *
  * The protocol version travels in every frame header, so a peer of another version is refused by
@@ -35,18 +40,20 @@ final class HandshakeCodec {
     static ByteBuf encodeHello(ByteBufAllocator allocator, Hello hello) {
         byte[] clusterId = hello.clusterId().getBytes(StandardCharsets.UTF_8);
         byte[] schema = hello.schema().getBytes(StandardCharsets.UTF_8);
-        ByteBuf frame = allocator.ioBuffer(Frame.HEADER_LENGTH + 3 * INT_LENGTH + clusterId.length + schema.length);
+        ByteBuf frame = allocator.ioBuffer(Frame.HEADER_LENGTH + 4 * INT_LENGTH + clusterId.length + schema.length
+                + hello.nonce().length);
         Frame.begin(frame, Frame.HANDSHAKE);
         frame.writeInt(hello.nodeId());
         frame.writeInt(clusterId.length).writeBytes(clusterId);
         frame.writeInt(schema.length).writeBytes(schema);
+        frame.writeInt(hello.nonce().length).writeBytes(hello.nonce());
         return Frame.finish(frame);
     }
 
     /** The body length of the HANDSHAKE frame for {@code hello}, to check it against a peer's maximum. */
     static int helloLength(Hello hello) {
-        return Frame.MIN_LENGTH + 3 * INT_LENGTH + hello.clusterId().getBytes(StandardCharsets.UTF_8).length
-                + hello.schema().getBytes(StandardCharsets.UTF_8).length;
+        return Frame.MIN_LENGTH + 4 * INT_LENGTH + hello.clusterId().getBytes(StandardCharsets.UTF_8).length
+                + hello.schema().getBytes(StandardCharsets.UTF_8).length + hello.nonce().length;
     }
 
     /**
@@ -66,11 +73,65 @@ final class HandshakeCodec {
         index += INT_LENGTH;
         String schema = buffer.toString(index, schemaLength, StandardCharsets.UTF_8);
         index += schemaLength;
+        int nonceLength = readLength(buffer, index, end, "nonce");
+        if (nonceLength != 0 && nonceLength != SecretHandshake.NONCE_LENGTH) {
+            throw new FrameException("HANDSHAKE nonce length=" + nonceLength + " (expected 0 or "
+                    + SecretHandshake.NONCE_LENGTH + ")");
+        }
+        index += INT_LENGTH;
+        byte[] nonce = new byte[nonceLength];
+        buffer.getBytes(index, nonce);
+        index += nonceLength;
         if (index != end) {
             throw new FrameException("HANDSHAKE body length=" + length + " (expected " + (length - (end - index))
                     + ", the fields it holds)");
         }
-        return new Hello(nodeId, clusterId, schema);
+        return new Hello(nodeId, clusterId, schema, nonce);
+    }
+
+    /** A CHALLENGE frame: the accepting node's nonce and its proof of the secret. */
+    static ByteBuf encodeChallenge(ByteBufAllocator allocator, byte[] nonce, byte[] mac) {
+        ByteBuf frame = allocator.ioBuffer(Frame.HEADER_LENGTH + nonce.length + mac.length);
+        Frame.begin(frame, Frame.CHALLENGE);
+        return Frame.finish(frame.writeBytes(nonce).writeBytes(mac));
+    }
+
+    /**
+     * The CHALLENGE body {@code buffer[index, index + length)}: nonce, then HMAC.
+     *
+     * @throws FrameException if the body is not exactly a nonce and an HMAC
+     */
+    static byte[][] decodeChallenge(ByteBuf buffer, int index, int length) {
+        int expected = SecretHandshake.NONCE_LENGTH + SecretHandshake.MAC_LENGTH;
+        if (length != expected) {
+            throw new FrameException("CHALLENGE body length=" + length + " (expected " + expected + ")");
+        }
+        byte[] nonce = new byte[SecretHandshake.NONCE_LENGTH];
+        byte[] mac = new byte[SecretHandshake.MAC_LENGTH];
+        buffer.getBytes(index, nonce);
+        buffer.getBytes(index + nonce.length, mac);
+        return new byte[][] {nonce, mac};
+    }
+
+    /** A PROOF frame: the connecting node's proof of the secret. */
+    static ByteBuf encodeProof(ByteBufAllocator allocator, byte[] mac) {
+        ByteBuf frame = allocator.ioBuffer(Frame.HEADER_LENGTH + mac.length);
+        Frame.begin(frame, Frame.PROOF);
+        return Frame.finish(frame.writeBytes(mac));
+    }
+
+    /**
+     * The HMAC in the PROOF body {@code buffer[index, index + length)}.
+     *
+     * @throws FrameException if the body is not exactly an HMAC
+     */
+    static byte[] decodeProof(ByteBuf buffer, int index, int length) {
+        if (length != SecretHandshake.MAC_LENGTH) {
+            throw new FrameException("PROOF body length=" + length + " (expected " + SecretHandshake.MAC_LENGTH + ")");
+        }
+        byte[] mac = new byte[length];
+        buffer.getBytes(index, mac);
+        return mac;
     }
 
     /** A HANDSHAKE_ACK frame from node {@code nodeId}. */

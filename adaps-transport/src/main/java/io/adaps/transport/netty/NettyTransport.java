@@ -38,7 +38,14 @@ import io.netty.channel.WriteBufferWaterMark;
  *       ({@link Dialer}, retried until the connect timeout) and accepts the others. The dialing side
  *       sends HANDSHAKE (node id, cluster id, schema; the protocol version is in every frame header)
  *       and the accepting side answers HANDSHAKE_ACK or HANDSHAKE_REFUSED with the difference, which
- *       fails start-up on both sides.</li>
+ *       fails start-up on both sides. A node listens at its bind host if one is set, else at its
+ *       own address in the peer list.</li>
+ *   <li><b>Security</b>: with {@link io.adaps.api.transport.TlsSettings} every connection is TLS with
+ *       client certificates required ({@link TlsContexts}); with a
+ *       {@link io.adaps.api.transport.ClusterSecret} the handshake includes a challenge-response
+ *       ({@link SecretHandshake}). A peer without TLS, with a certificate that does not chain to the
+ *       trusted CAs or is expired, or with no or another secret fails start-up on both sides with
+ *       the reason.</li>
  *   <li><b>Frames</b>: length-prefixed binary frames ({@link Frame}); many messages to one peer
  *       travel in one MESSAGES frame and one write+flush ({@link Outbox}).</li>
  *   <li><b>Back-pressure</b>: per peer, bytes queued above {@code maxPendingBytes} hold back senders
@@ -94,13 +101,15 @@ public final class NettyTransport implements Transport {
     public void start(TransportConfig config, MessageHandler handler) {
         Objects.requireNonNull(config, "config=null (expected a value)");
         Objects.requireNonNull(handler, "handler=null (expected a value)");
-        int helloLength = HandshakeCodec.helloLength(new Hello(config.nodeId(), config.clusterId(), config.schema()));
+        int helloLength = HandshakeCodec.helloLength(new Hello(config.nodeId(), config.clusterId(), config.schema(),
+                SecretHandshake.nonce(config.secret())));
         if (helloLength > Frame.maxLength(config.maxMessageBytes())) {
             throw new IllegalArgumentException("schema.length()=" + config.schema().length() + " (expected a handshake of <= "
                     + Frame.maxLength(config.maxMessageBytes()) + " bytes, raise maxMessageBytes)");
         }
         long deadline = System.nanoTime() + config.connectTimeout().toNanos();
-        Cluster starting = register(config, handler);
+        TlsContexts tls = config.tls() == null ? null : TlsContexts.load(config.tls(), config.describe(config.nodeId()));
+        Cluster starting = register(config, handler, tls);
         try {
             synchronized (lifecycle) {
                 if (closed) {
@@ -109,7 +118,9 @@ public final class NettyTransport implements Transport {
                 IoKind io = IoKind.select(allowNative);
                 group = io.newGroup(ioThreads, new TransportThreads(config.nodeId()));
                 listen(starting, io);
-                LOG.info("{}: listening ({}, {} I/O thread{})", starting.self(), io, ioThreads, ioThreads == 1 ? "" : "s");
+                LOG.info("{}: listening at {} ({}, {} I/O thread{}{}{})", starting.self(), config.listenAddress(), io,
+                        ioThreads, ioThreads == 1 ? "" : "s", config.tls() != null ? ", TLS" : "",
+                        config.secret() != null ? ", cluster secret" : "");
                 Dialer dialer = new Dialer(clientBootstrap(starting, io), starting, deadline);
                 for (int peer = 0; peer < config.nodeId(); peer++) {
                     dialer.dial(starting.peer(peer));
@@ -123,13 +134,13 @@ public final class NettyTransport implements Transport {
         LOG.info("{}: connected to all {} peers", starting.self(), config.clusterSize() - 1);
     }
 
-    private Cluster register(TransportConfig config, MessageHandler handler) {
+    private Cluster register(TransportConfig config, MessageHandler handler, TlsContexts tls) {
         synchronized (lifecycle) {
             if (closed || cluster != null) {
                 throw new IllegalStateException("transport of " + config.describe(config.nodeId()) + " is "
                         + (closed ? "closed" : "started already") + " (expected a new transport)");
             }
-            cluster = new Cluster(config, handler, ByteBufAllocator.DEFAULT);
+            cluster = new Cluster(config, handler, ByteBufAllocator.DEFAULT, tls);
             return cluster;
         }
     }
@@ -145,13 +156,14 @@ public final class NettyTransport implements Transport {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        Pipelines.install(channel, starting, new InboundConnection(starting));
+                        Pipelines.installAccepted(channel, starting, new InboundConnection(starting));
                     }
                 })
-                .bind(new InetSocketAddress(config.self().host(), config.self().port()))
+                .bind(new InetSocketAddress(config.listenAddress().host(), config.listenAddress().port()))
                 .awaitUninterruptibly();
         if (!bound.isSuccess()) {
-            throw new ClusterException(starting.self() + ": cannot listen: " + bound.cause(), bound.cause());
+            throw new ClusterException(starting.self() + ": cannot listen at " + config.listenAddress() + ": " + bound.cause(),
+                    bound.cause());
         }
         server = bound.channel();
     }

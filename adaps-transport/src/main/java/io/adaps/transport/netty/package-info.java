@@ -7,6 +7,8 @@
  * {@code HandshakeCodec}, cut from the byte stream by {@code FrameDecoder}), the per-peer send queue
  * with batching and back-pressure ({@code Outbox}), and the connection life cycle: dialing
  * ({@code Dialer}), the handshake ({@code InboundConnection}, {@code OutboundConnection}), heartbeats
- * and failure detection ({@code Connection}), start-up and failure reporting ({@code Cluster}).
+ * and failure detection ({@code Connection}), start-up and failure reporting ({@code Cluster}); link
+ * security: TLS ({@code TlsContexts}) and the cluster-secret challenge-response
+ * ({@code SecretHandshake}).
  */
 package io.adaps.transport.netty;

@@ -73,7 +73,7 @@ final class FakePeer implements AutoCloseable {
         out.flush();
     }
 
-    /** A HANDSHAKE saying node {@code nodeId} of {@code clusterId} with {@code schema}. */
+    /** A HANDSHAKE saying node {@code nodeId} of {@code clusterId} with {@code schema}, without a cluster secret. */
     void writeHello(int version, int nodeId, String clusterId, String schema) throws IOException {
         byte[] cluster = clusterId.getBytes(StandardCharsets.UTF_8);
         byte[] tables = schema.getBytes(StandardCharsets.UTF_8);
@@ -84,6 +84,7 @@ final class FakePeer implements AutoCloseable {
         fields.write(cluster);
         fields.writeInt(tables.length);
         fields.write(tables);
+        fields.writeInt(0);
         writeFrame(version, Frame.HANDSHAKE, body.toByteArray());
     }
 

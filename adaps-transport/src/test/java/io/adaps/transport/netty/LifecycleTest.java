@@ -46,6 +46,21 @@ class LifecycleTest {
     }
 
     @Test
+    void aNodeListensAtItsBindHostAndIsReachedAtItsAdvertisedAddress() throws Exception {
+        List<PeerAddress> peers = Ports.loopback(2);
+        TransportConfig advertised = Nodes.config(0, peers);
+        TransportConfig wildcard = new TransportConfig(0, peers, advertised.clusterId(), advertised.schema(),
+                advertised.connectTimeout(), advertised.heartbeatInterval(), advertised.failureTimeout(),
+                advertised.sendTimeout(), advertised.maxMessageBytes(), advertised.maxPendingBytes(), "0.0.0.0", null, null);
+        assertThat(wildcard.listenAddress()).isEqualTo(new PeerAddress("0.0.0.0", peers.get(0).port()));
+        Inbox inbox = new Inbox();
+        List<NettyTransport> cluster = nodes.start(List.of(wildcard, Nodes.config(1, peers)), List.of(inbox, new Inbox()));
+        TransportContract.send(cluster.get(1), 0, "via the wildcard");
+        Await.until("node 0 received the message", Duration.ofSeconds(10),
+                () -> inbox.messages.contains("1:via the wildcard"));
+    }
+
+    @Test
     void aFailedStartReleasesItsPortAndThreads() throws Exception {
         List<PeerAddress> peers = Ports.loopback(2);
         NettyTransport alone = nodes.add(new NettyTransport());
@@ -117,7 +132,7 @@ class LifecycleTest {
             NettyTransport node = nodes.add(new NettyTransport());
             assertThatThrownBy(() -> node.start(Nodes.config(0, peers), new Inbox()))
                     .isInstanceOf(ClusterException.class)
-                    .hasMessageStartingWith("node 0 (" + peers.get(0) + "): cannot listen: ");
+                    .hasMessageStartingWith("node 0 (" + peers.get(0) + "): cannot listen at " + peers.get(0) + ": ");
         }
         Nodes.awaitTransportThreadsEnded();
     }

@@ -46,7 +46,7 @@ class MisbehavingPeerTest {
             assertRefused(stranger -> stranger.writeRaw("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)),
                     "malformed frame: frame length=1195725856 (expected 2.." + max + ")");
             assertRefused(stranger -> stranger.writeHello(9, 1, "test", "schema"),
-                    "malformed frame: protocol version=9 (expected 1)");
+                    "malformed frame: protocol version=9 (expected " + TransportConfig.PROTOCOL_VERSION + ")");
             assertRefused(stranger -> stranger.writeRaw(new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff, 1, 4}),
                     "malformed frame: frame length=2147483647 (expected 2.." + max + ")");
             assertRefused(stranger -> stranger.writeFrame(TransportConfig.PROTOCOL_VERSION, Frame.MESSAGES, new byte[8]),
@@ -56,7 +56,7 @@ class MisbehavingPeerTest {
             assertRefused(stranger -> stranger.writeHello(TransportConfig.PROTOCOL_VERSION, 1, "test", "schema"),
                     "node 1 (" + peers.get(1) + ") is connected already");
             assertThat(log.text()).contains("ERROR Connection - node 0 (" + peers.get(0) + "): closing the connection with /127.0.0.1:")
-                    .contains("protocol version=9 (expected 1)").contains("frame length=2147483647");
+                    .contains("protocol version=9 (expected " + TransportConfig.PROTOCOL_VERSION + ")").contains("frame length=2147483647");
         }
         TransportContract.send(cluster.get(0), 1, "still");
         TransportContract.send(cluster.get(1), 0, "here");
@@ -68,12 +68,13 @@ class MisbehavingPeerTest {
 
     static Stream<Arguments> malformedFrames() {
         int max = Frame.maxLength(1 << 20);
+        byte version = TransportConfig.PROTOCOL_VERSION;
         return Stream.of(
-                Arguments.of(new byte[] {0, 0, 0, 8, 1, Frame.MESSAGES, 0, 0, 0, 5, 'a', 'b'},
+                Arguments.of(new byte[] {0, 0, 0, 8, version, Frame.MESSAGES, 0, 0, 0, 5, 'a', 'b'},
                         "message length=5 at offset 0 (expected <= 2, the rest of the frame)"),
-                Arguments.of(new byte[] {0, 0, 0, 2, 2, Frame.HEARTBEAT}, "protocol version=2 (expected 1)"),
-                Arguments.of(new byte[] {0, 0x10, 0, 0x10, 1, Frame.MESSAGES}, "frame length=1048592 (expected 2.." + max + ")"),
-                Arguments.of(new byte[] {0, 0, 0, 2, 1, Frame.HANDSHAKE},
+                Arguments.of(new byte[] {0, 0, 0, 2, 1, Frame.HEARTBEAT}, "protocol version=1 (expected " + version + ")"),
+                Arguments.of(new byte[] {0, 0x10, 0, 0x10, version, Frame.MESSAGES}, "frame length=1048592 (expected 2.." + max + ")"),
+                Arguments.of(new byte[] {0, 0, 0, 2, version, Frame.HANDSHAKE},
                         "HANDSHAKE frame after the handshake (expected MESSAGES or HEARTBEAT)"));
     }
 

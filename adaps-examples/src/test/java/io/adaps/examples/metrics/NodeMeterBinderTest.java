@@ -1,0 +1,78 @@
+package io.adaps.examples.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import io.adaps.api.AdaPS;
+import io.adaps.api.NodeMetrics;
+import io.adaps.api.PeerMetrics;
+import io.adaps.api.TableSpec;
+import io.adaps.api.Technique;
+import io.adaps.api.Worker;
+import io.adaps.api.transport.InJvmNetwork;
+import io.adaps.api.transport.InJvmTransport;
+import io.adaps.testing.Concurrently;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * The binder's meters against the node's own metrics: counters, gauges and per-peer round trips
+ * on a two-node in-JVM cluster, read after the operations they count.
+ */
+class NodeMeterBinderTest {
+    @Test
+    void metersShowTheNodesMetricsTaggedWithItsId() throws Exception {
+        InJvmNetwork network = new InJvmNetwork();
+        ConcurrentHashMap<Integer, AdaPS> nodes = new ConcurrentHashMap<>();
+        try {
+            Concurrently.run(2, Duration.ofSeconds(60), id -> nodes.put(id, AdaPS.builder()
+                    .table(TableSpec.of("t", 100, 4)).nodeId(id).peers(List.of("n0:1", "n1:1"))
+                    .technique(Technique.STATIC).transport(new InJvmTransport(network)).build()));
+            AdaPS node = nodes.get(0);
+            try (Worker worker = node.worker()) {
+                float[] row = new float[4];
+                for (long key = 0; key < 100; key++) {
+                    worker.pull(key, row, 0);
+                    worker.push(key, row, 0);
+                }
+            }
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new NodeMeterBinder(node).bindTo(registry);
+            NodeMetrics metrics = node.metrics();
+
+            assertThat(registry.get("adaps.local.pulls").tag("node", "0").functionCounter().count())
+                    .isEqualTo(metrics.localPulls()).isEqualTo(50);
+            assertThat(registry.get("adaps.remote.pushes").functionCounter().count()).isEqualTo(metrics.remotePushes())
+                    .isEqualTo(50);
+            assertThat(registry.get("adaps.bytes.sent").functionCounter().count()).isEqualTo(metrics.bytesSent())
+                    .isPositive();
+            assertThat(registry.get("adaps.bytes.sent").meter().getId().getBaseUnit()).isEqualTo("bytes");
+            assertThat(registry.get("adaps.local.fraction").gauge().value()).isEqualTo(metrics.localFraction())
+                    .isEqualTo(0.5);
+            assertThat(registry.get("adaps.workers.open").gauge().value()).isZero();
+            assertThat(registry.get("adaps.replicas.held").gauge().value()).isZero();
+            assertThat(registry.find("adaps.sync.rounds").functionCounter()).isNotNull();
+
+            PeerMetrics peer = metrics.peers().get(0);
+            FunctionTimer roundTrips = registry.get("adaps.remote.round.trip").tags("node", "0", "peer", "1").functionTimer();
+            assertThat(roundTrips.count()).isEqualTo(peer.roundTrips()).isEqualTo(100);
+            assertThat(roundTrips.totalTime(TimeUnit.MICROSECONDS))
+                    .isCloseTo(peer.roundTrips() * peer.meanMicros(), org.assertj.core.data.Offset.offset(1e-6))
+                    .isPositive();
+            assertThat(registry.get("adaps.remote.round.trip.quantile").tag("quantile", "0.99").timeGauge()
+                    .value(TimeUnit.MICROSECONDS)).isEqualTo(peer.p99Micros());
+            assertThat(registry.get("adaps.remote.round.trip.quantile").timeGauges()).hasSize(3);
+            assertThat(registry.getMeters()).map(Meter::getId)
+                    .allSatisfy(id -> assertThat(id.getTag("node")).isEqualTo("0"));
+        } finally {
+            nodes.values().forEach(AdaPS::close);
+        }
+    }
+}
