@@ -3,11 +3,14 @@ package io.adaps.api;
 import static io.adaps.util.Checks.checkNonNegative;
 import static io.adaps.util.Checks.checkNotNull;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import io.adaps.api.transport.PeerAddress;
 import io.adaps.api.transport.Transport;
@@ -78,6 +81,37 @@ public interface AdaPS extends AutoCloseable {
      */
     void barrier();
 
+    /**
+     * Writes a checkpoint of the whole cluster into {@code dir} and returns once it is complete
+     * and durable on every node. Collective, like {@link #barrier()}: every node calls it with the
+     * same directory, which all of them can reach (a local directory for nodes on one machine, a
+     * shared volume otherwise), at the same point of its training, from the thread that calls
+     * {@code barrier()}, after its workers' {@link Worker#waitAll()} and before they go on.
+     *
+     * <p>The cut: the checkpoint holds exactly the updates made before every node entered the
+     * call. Inside it, each node stops starting relocations and replicas, waits until the rows on
+     * their way to it have arrived, and flushes its replicas' updates to their owners; once all
+     * nodes have done so (a barrier), every row is owned by exactly one node and holds every
+     * update, and each node writes the rows it owns, with their update-rule state, and its
+     * workers' clocks and {@linkplain Worker#checkpointState saved states}. Node 0 then publishes
+     * the checkpoint by renaming its manifest into place, and removes checkpoints beyond
+     * {@link Builder#checkpointsKept}. A failure on any node (a full disk, a dead peer) leaves
+     * the directory's previous checkpoints as they were.
+     *
+     * @throws IllegalArgumentException if {@code dir} cannot be created or is not writable
+     * @throws CheckpointException      if this or another node could not write its files, or
+     *                                  node 0 could not publish them
+     * @throws PeerFailedException      if a node failed or left
+     * @throws IllegalStateException    if the node is closed
+     */
+    CheckpointResult checkpoint(Path dir);
+
+    /**
+     * The checkpoint this node was started from ({@link Builder#restoreFrom}), with what every
+     * worker saved in it; empty for a node that started fresh.
+     */
+    Optional<RestoredCheckpoint> restoredFrom();
+
     /** A snapshot of this node's counters. */
     NodeMetrics metrics();
 
@@ -125,6 +159,8 @@ public interface AdaPS extends AutoCloseable {
         private Duration operationTimeout = Duration.ofSeconds(30);
         private Duration barrierTimeout = Duration.ofMinutes(10);
         private int maxMessageBytes = 4 << 20;
+        private Path restoreFrom;
+        private int checkpointsKept = 2;
 
         Builder() {
         }
@@ -275,6 +311,41 @@ public interface AdaPS extends AutoCloseable {
             return this;
         }
 
+        /**
+         * Starts the node from the newest complete checkpoint in {@code dir} (see
+         * {@link AdaPS#checkpoint}) instead of the tables' initial values: every node of the new
+         * cluster, of any size, is given the same directory and loads the rows it is home of,
+         * with their values and update-rule state as saved. The tables declared must be those
+         * of the checkpoint (names, sizes, initializers, rules); partitioning and technique may
+         * differ. What the workers saved comes back through {@link AdaPS#restoredFrom()} and
+         * {@link Worker#restoredState()}. {@link #build()} checks the checkpoint completely
+         * (manifest, sizes, checksums) and throws {@link CheckpointException} naming what is
+         * wrong, starting nothing.
+         *
+         * @throws IllegalArgumentException if {@code dir} is not a directory
+         */
+        public Builder restoreFrom(Path dir) {
+            checkNotNull(dir, "dir");
+            if (!Files.isDirectory(dir)) {
+                throw new IllegalArgumentException("restoreFrom=" + dir + " (expected a directory holding a checkpoint)");
+            }
+            this.restoreFrom = dir;
+            return this;
+        }
+
+        /**
+         * How many complete checkpoints a directory keeps: after a checkpoint is published, node
+         * 0 removes the older ones beyond this many. Default 2, so that one complete checkpoint
+         * remains even if the newest turns out damaged.
+         */
+        public Builder checkpointsKept(int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("checkpointsKept=" + count + " (expected >= 1)");
+            }
+            this.checkpointsKept = count;
+            return this;
+        }
+
         /** Reads the {@code ADAPS_*} variables described above from the process environment. */
         public Builder fromEnvironment() {
             return fromEnvironment(System.getenv());
@@ -352,7 +423,7 @@ public interface AdaPS extends AutoCloseable {
             }
             return new NodeSettings(specs, nodeId, peers, clusterId, partitioning, technique, sampling, samplePoolSize,
                     samplePoolReuse, transport, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
-                    barrierTimeout, maxMessageBytes);
+                    barrierTimeout, maxMessageBytes, restoreFrom, checkpointsKept);
         }
 
         /**

@@ -1,5 +1,6 @@
 package io.adaps.api;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,11 +29,13 @@ public final class NodeSettings {
     private final Duration operationTimeout;
     private final Duration barrierTimeout;
     private final int maxMessageBytes;
+    private final Path restoreFrom;
+    private final int checkpointsKept;
 
     NodeSettings(List<TableSpec> tables, int nodeId, List<PeerAddress> peers, String clusterId, Partitioning partitioning,
                  Technique technique, SamplingScheme sampling, int samplePoolSize, int samplePoolReuse, Transport transport,
                  Duration connectTimeout, Duration heartbeatInterval, Duration failureTimeout, Duration operationTimeout,
-                 Duration barrierTimeout, int maxMessageBytes) {
+                 Duration barrierTimeout, int maxMessageBytes, Path restoreFrom, int checkpointsKept) {
         List<Table> laidOut = new ArrayList<>(tables.size());
         long firstKey = 0;
         for (TableSpec spec : tables) {
@@ -55,6 +58,8 @@ public final class NodeSettings {
         this.operationTimeout = operationTimeout;
         this.barrierTimeout = barrierTimeout;
         this.maxMessageBytes = maxMessageBytes;
+        this.restoreFrom = restoreFrom;
+        this.checkpointsKept = checkpointsKept;
     }
 
     /** The declared tables, laid out in declaration (and key) order. */
@@ -127,5 +132,15 @@ public final class NodeSettings {
 
     public int maxMessageBytes() {
         return maxMessageBytes;
+    }
+
+    /** The directory whose newest checkpoint the node starts from, or {@code null}: a fresh start. */
+    public Path restoreFrom() {
+        return restoreFrom;
+    }
+
+    /** How many complete checkpoints a checkpoint directory keeps. */
+    public int checkpointsKept() {
+        return checkpointsKept;
     }
 }

@@ -1,13 +1,17 @@
 package io.adaps.node;
 
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.CheckpointResult;
 import io.adaps.api.ClusterException;
 import io.adaps.api.NodeMetrics;
+import io.adaps.api.RestoredCheckpoint;
 import io.adaps.api.Table;
 import io.adaps.api.Worker;
 import io.adaps.context.NodeContext;
@@ -39,15 +43,20 @@ public final class LocalNode implements AdaPS {
     private final Relocator relocator;
     /** Per table its sampling pool, or {@code null}. */
     private final SamplePool[] pools;
+    private final NodeCheckpoints checkpoints;
+    /** {@code null} for a node that started fresh. */
+    private final RestoredCheckpoint restored;
 
     LocalNode(NodeContext context, Workers workers, ClusterBarrier barrier, AdaptiveManager manager, Relocator relocator,
-              SamplePool[] pools) {
+              SamplePool[] pools, NodeCheckpoints checkpoints, RestoredCheckpoint restored) {
         this.context = context;
         this.workers = workers;
         this.barrier = barrier;
         this.manager = manager;
         this.relocator = relocator;
         this.pools = pools;
+        this.checkpoints = checkpoints;
+        this.restored = restored;
     }
 
     /** The parts of the node shared by its components (for tests that look inside a node). */
@@ -112,6 +121,17 @@ public final class LocalNode implements AdaPS {
                 LOG.debug("node {}: refresh after barrier {}: {}", nodeId(), passed, e.getMessage());
             }
         }
+    }
+
+    @Override
+    public CheckpointResult checkpoint(Path dir) {
+        context.checkOpen();
+        return checkpoints.checkpoint(dir);
+    }
+
+    @Override
+    public Optional<RestoredCheckpoint> restoredFrom() {
+        return Optional.ofNullable(restored);
     }
 
     @Override
