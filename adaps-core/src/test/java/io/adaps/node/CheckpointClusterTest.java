@@ -3,6 +3,7 @@ package io.adaps.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.CheckpointException;
 import io.adaps.api.CheckpointResult;
 import io.adaps.api.Initializers;
 import io.adaps.api.RestoredCheckpoint;
@@ -73,6 +76,32 @@ class CheckpointClusterTest {
     void oneNodeRestoresOntoThree() throws Exception {
         Snapshot saved = trainAndCheckpoint(1, Technique.ADAPTIVE);
         restoreAndCompare(saved, 3, Technique.RELOCATION_ONLY);
+    }
+
+    @Test
+    void aNodeThatCannotWriteFailsTheCheckpointOnEveryNodeAndThePreviousOneStays() throws Exception {
+        try (TestCluster cluster = FIXTURE.cluster(3, b -> b.table(SUMS).table(STEPS))) {
+            Concurrently.run(3, PATIENCE, n -> cluster.node(n).checkpoint(dir));
+            // Node 1 cannot create its first file of generation 2: a directory is in the way.
+            Path obstacle = Files.createDirectory(dir.resolve("g00000002-t0-n1.data.tmp"));
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            Concurrently.run(3, PATIENCE, n -> {
+                try {
+                    cluster.node(n).checkpoint(dir);
+                } catch (CheckpointException e) {
+                    failures.add(e);
+                }
+            });
+            assertThat(failures).hasSize(3);
+            assertThat(dir.resolve("MANIFEST-00000002")).doesNotExist();
+            Files.delete(obstacle);
+            CheckpointResult[] results = new CheckpointResult[3];
+            Concurrently.run(3, PATIENCE, n -> results[n] = cluster.node(n).checkpoint(dir));
+            assertThat(results[2].generation()).isEqualTo(2);
+        }
+        try (TestCluster restored = FIXTURE.cluster(2, b -> b.table(SUMS).table(STEPS).restoreFrom(dir))) {
+            assertThat(restored.node(1).restoredFrom().orElseThrow().generation()).isEqualTo(2);
+        }
     }
 
     /** Every row's value and rule state as the checkpoint must hold them, and its expected sums. */
