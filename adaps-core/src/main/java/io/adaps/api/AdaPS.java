@@ -112,6 +112,9 @@ public interface AdaPS extends AutoCloseable {
      */
     Optional<RestoredCheckpoint> restoredFrom();
 
+    /** The last checkpoint this node took part in (explicit or periodic), if any. */
+    Optional<CheckpointResult> lastCheckpoint();
+
     /** A snapshot of this node's counters. */
     NodeMetrics metrics();
 
@@ -161,6 +164,8 @@ public interface AdaPS extends AutoCloseable {
         private int maxMessageBytes = 4 << 20;
         private Path restoreFrom;
         private int checkpointsKept = 2;
+        private Path checkpointDir;
+        private Duration checkpointEvery;
 
         Builder() {
         }
@@ -346,6 +351,24 @@ public interface AdaPS extends AutoCloseable {
             return this;
         }
 
+        /**
+         * Takes periodic checkpoints into {@code dir}: at the first {@link AdaPS#barrier()} after
+         * {@code period} has passed since the last one (or the start), as node 0's clock says, so
+         * that every node takes it at the same barrier. The barrier is the cut, as for
+         * {@link AdaPS#checkpoint}: call it with the workers between operations. Training stands
+         * still for the checkpoint's duration ({@link AdaPS#lastCheckpoint()} tells it). Give every
+         * node the same setting. {@link #checkpointsKept} bounds how many stay.
+         *
+         * @throws IllegalArgumentException if {@code period} is not positive
+         */
+        public Builder checkpointEvery(Path dir, Duration period) {
+            checkNotNull(dir, "dir");
+            checkPositiveDuration(period, "period");
+            this.checkpointDir = dir;
+            this.checkpointEvery = period;
+            return this;
+        }
+
         /** Reads the {@code ADAPS_*} variables described above from the process environment. */
         public Builder fromEnvironment() {
             return fromEnvironment(System.getenv());
@@ -423,7 +446,7 @@ public interface AdaPS extends AutoCloseable {
             }
             return new NodeSettings(specs, nodeId, peers, clusterId, partitioning, technique, sampling, samplePoolSize,
                     samplePoolReuse, transport, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
-                    barrierTimeout, maxMessageBytes, restoreFrom, checkpointsKept);
+                    barrierTimeout, maxMessageBytes, restoreFrom, checkpointsKept, checkpointDir, checkpointEvery);
         }
 
         /**

@@ -31,11 +31,14 @@ public final class NodeSettings {
     private final int maxMessageBytes;
     private final Path restoreFrom;
     private final int checkpointsKept;
+    private final Path checkpointDir;
+    private final Duration checkpointEvery;
 
     NodeSettings(List<TableSpec> tables, int nodeId, List<PeerAddress> peers, String clusterId, Partitioning partitioning,
                  Technique technique, SamplingScheme sampling, int samplePoolSize, int samplePoolReuse, Transport transport,
                  Duration connectTimeout, Duration heartbeatInterval, Duration failureTimeout, Duration operationTimeout,
-                 Duration barrierTimeout, int maxMessageBytes, Path restoreFrom, int checkpointsKept) {
+                 Duration barrierTimeout, int maxMessageBytes, Path restoreFrom, int checkpointsKept,
+                 Path checkpointDir, Duration checkpointEvery) {
         List<Table> laidOut = new ArrayList<>(tables.size());
         long firstKey = 0;
         for (TableSpec spec : tables) {
@@ -60,6 +63,8 @@ public final class NodeSettings {
         this.maxMessageBytes = maxMessageBytes;
         this.restoreFrom = restoreFrom;
         this.checkpointsKept = checkpointsKept;
+        this.checkpointDir = checkpointDir;
+        this.checkpointEvery = checkpointEvery;
     }
 
     /** The declared tables, laid out in declaration (and key) order. */
@@ -142,5 +147,15 @@ public final class NodeSettings {
     /** How many complete checkpoints a checkpoint directory keeps. */
     public int checkpointsKept() {
         return checkpointsKept;
+    }
+
+    /** Where periodic checkpoints go, or {@code null}: none. */
+    public Path checkpointDir() {
+        return checkpointDir;
+    }
+
+    /** The period of periodic checkpoints, or {@code null}: none. */
+    public Duration checkpointEvery() {
+        return checkpointEvery;
     }
 }

@@ -44,11 +44,13 @@ public final class LocalNode implements AdaPS {
     /** Per table its sampling pool, or {@code null}. */
     private final SamplePool[] pools;
     private final NodeCheckpoints checkpoints;
+    private final CheckpointSchedule schedule;
     /** {@code null} for a node that started fresh. */
     private final RestoredCheckpoint restored;
 
     LocalNode(NodeContext context, Workers workers, ClusterBarrier barrier, AdaptiveManager manager, Relocator relocator,
-              SamplePool[] pools, NodeCheckpoints checkpoints, RestoredCheckpoint restored) {
+              SamplePool[] pools, NodeCheckpoints checkpoints, CheckpointSchedule schedule,
+              RestoredCheckpoint restored) {
         this.context = context;
         this.workers = workers;
         this.barrier = barrier;
@@ -56,6 +58,7 @@ public final class LocalNode implements AdaPS {
         this.relocator = relocator;
         this.pools = pools;
         this.checkpoints = checkpoints;
+        this.schedule = schedule;
         this.restored = restored;
     }
 
@@ -100,10 +103,14 @@ public final class LocalNode implements AdaPS {
         return workers.create();
     }
 
+    /** Also takes a periodic checkpoint when one is due (see {@link CheckpointSchedule}). */
     @Override
     public void barrier() {
         context.checkOpen();
         if (!context.config().isCluster()) {
+            if (schedule.takeIfDue()) {
+                checkpoints.checkpoint(schedule.dir());
+            }
             return;
         }
         barrier.await();
@@ -121,12 +128,20 @@ public final class LocalNode implements AdaPS {
                 LOG.debug("node {}: refresh after barrier {}: {}", nodeId(), passed, e.getMessage());
             }
         }
+        if (barrier.checkpointAt(passed)) {
+            checkpoints.checkpoint(schedule.dir());
+        }
     }
 
     @Override
     public CheckpointResult checkpoint(Path dir) {
         context.checkOpen();
         return checkpoints.checkpoint(dir);
+    }
+
+    @Override
+    public Optional<CheckpointResult> lastCheckpoint() {
+        return Optional.ofNullable(checkpoints.last());
     }
 
     @Override

@@ -84,7 +84,8 @@ public final class NodeBootstrap implements NodeFactory {
                 ? new LocationCache(config.tables().stream().mapToLong(Table::rows).toArray()) : null;
         NodeContext context = new NodeContext(config, stores, locations, peers, clock);
         Dispatcher dispatcher = new Dispatcher(context);
-        ClusterBarrier barrier = new ClusterBarrier(context);
+        CheckpointSchedule schedule = new CheckpointSchedule(settings.checkpointDir(), settings.checkpointEvery(), clock);
+        ClusterBarrier barrier = new ClusterBarrier(context, schedule::takeIfDue);
         SamplePool[] pools = pools(config);
         Relocator relocator = null;
         CallRegistry calls = null;
@@ -111,7 +112,8 @@ public final class NodeBootstrap implements NodeFactory {
         peers.onFailure(failure -> barrier.onPeerFailure());
         NodeCheckpoints checkpoints = new NodeCheckpoints(context, workers, barrier, manager, relocator,
                 settings.checkpointsKept());
-        LocalNode node = new LocalNode(context, workers, barrier, manager, relocator, pools, checkpoints, restored);
+        LocalNode node = new LocalNode(context, workers, barrier, manager, relocator, pools, checkpoints, schedule,
+                restored);
         peers.connect(dispatcher, dispatcher);
         if (manager != null) {
             manager.start();

@@ -56,6 +56,7 @@ final class NodeCheckpoints {
     private final TableStore[] stores;
     private final String schema;
     private final int kept;
+    private volatile CheckpointResult last;
 
     NodeCheckpoints(NodeContext context, Workers workers, ClusterBarrier barrier, AdaptiveManager manager,
                     Relocator relocator, int kept) {
@@ -132,12 +133,18 @@ final class NodeCheckpoints {
             Duration pause = Duration.ofNanos(context.clock().nanoTime() - start);
             LOG.info("node {}: checkpoint {} in {}: {} bytes written here, {} ms", context.nodeId(), generation, directory,
                     bytes, pause.toMillis());
-            return new CheckpointResult(manifest, generation, bytes, pause);
+            last = new CheckpointResult(manifest, generation, bytes, pause);
+            return last;
         } finally {
             if (manager != null) {
                 manager.resumePlacements();
             }
         }
+    }
+
+    /** The last checkpoint completed, or {@code null}. */
+    CheckpointResult last() {
+        return last;
     }
 
     /** Waits until no row is on its way to this node (no new moves start: placements are paused). */

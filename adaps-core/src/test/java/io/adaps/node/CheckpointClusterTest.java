@@ -104,6 +104,39 @@ class CheckpointClusterTest {
         }
     }
 
+    @Test
+    void periodicCheckpointsAreTakenAtBarriersByEveryNode() throws Exception {
+        Path never = dir.resolve("never");
+        try (TestCluster cluster = FIXTURE.cluster(3, b -> b.table(SUMS).table(STEPS)
+                .checkpointEvery(dir, Duration.ofNanos(1)));
+             TestCluster idle = FIXTURE.cluster(2, b -> b.table(SUMS).checkpointEvery(never, Duration.ofHours(1)))) {
+            for (int i = 1; i <= 3; i++) {
+                float step = i;
+                Concurrently.run(3, PATIENCE, n -> {
+                    try (Worker worker = cluster.node(n).worker()) {
+                        worker.table("sums").push(n, new float[] {step, step, step}, 0);
+                    }
+                    cluster.node(n).barrier();
+                });
+            }
+            for (int n = 0; n < 3; n++) {
+                assertThat(cluster.node(n).lastCheckpoint()).hasValueSatisfying(last -> {
+                    assertThat(last.generation()).isEqualTo(3);
+                    assertThat(last.manifest()).isEqualTo(dir.resolve("MANIFEST-00000003"));
+                });
+            }
+            assertThat(dir.resolve("MANIFEST-00000002")).exists();
+            assertThat(dir.resolve("MANIFEST-00000001")).doesNotExist();
+            Concurrently.run(2, PATIENCE, n -> idle.node(n).barrier());
+            assertThat(idle.node(1).lastCheckpoint()).isEmpty();
+            assertThat(never).doesNotExist();
+        }
+        try (AdaPS single = AdaPS.builder().table(SUMS).checkpointEvery(never, Duration.ofNanos(1)).build()) {
+            single.barrier();
+            assertThat(single.lastCheckpoint().orElseThrow().manifest()).isEqualTo(never.resolve("MANIFEST-00000001"));
+        }
+    }
+
     /** Every row's value and rule state as the checkpoint must hold them, and its expected sums. */
     private record Snapshot(Map<String, float[][]> rows, int nodes, long generation) {
     }
