@@ -35,6 +35,8 @@ public final class CheckpointWriter {
     public static long write(Path dir, long generation, int node, List<Table> tables, TableStore[] stores,
                              List<SavedWorker> workers) throws IOException {
         List<FileEntry> entries = new ArrayList<>();
+        // A part left by an earlier attempt at this generation must not stand for this one's.
+        Files.deleteIfExists(dir.resolve(CheckpointFiles.part(generation, node)));
         for (Table table : tables) {
             Path file = dir.resolve(CheckpointFiles.data(generation, table.id(), node));
             Path tmp = tmp(file);

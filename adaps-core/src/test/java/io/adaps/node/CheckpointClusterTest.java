@@ -94,6 +94,19 @@ class CheckpointClusterTest {
             });
             assertThat(failures).hasSize(3);
             assertThat(dir.resolve("MANIFEST-00000002")).doesNotExist();
+            // Now node 2 cannot write: node 1's list of files from the failed attempt must not count.
+            Files.delete(obstacle);
+            obstacle = Files.createDirectory(dir.resolve("g00000002-t1-n2.data.tmp"));
+            failures.clear();
+            Concurrently.run(3, PATIENCE, n -> {
+                try {
+                    cluster.node(n).checkpoint(dir);
+                } catch (CheckpointException e) {
+                    failures.add(e);
+                }
+            });
+            assertThat(failures).hasSize(3);
+            assertThat(dir.resolve("MANIFEST-00000002")).doesNotExist();
             Files.delete(obstacle);
             CheckpointResult[] results = new CheckpointResult[3];
             Concurrently.run(3, PATIENCE, n -> results[n] = cluster.node(n).checkpoint(dir));
