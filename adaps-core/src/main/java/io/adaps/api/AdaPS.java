@@ -92,9 +92,10 @@ public interface AdaPS extends AutoCloseable {
      * call. Inside it, each node stops starting relocations and replicas, waits until the rows on
      * their way to it have arrived, and flushes its replicas' updates to their owners; once all
      * nodes have done so (a barrier), every row is owned by exactly one node and holds every
-     * update, and each node writes the rows it owns, with their update-rule state, and its
-     * workers' clocks and {@linkplain Worker#checkpointState saved states}. Node 0 then publishes
-     * the checkpoint by renaming its manifest into place, and removes checkpoints beyond
+     * update, and each node copies the rows it owns, with their update-rule state, and its
+     * workers' clocks and {@linkplain Worker#checkpointState saved states}, and writes them.
+     * Node 0 then publishes the checkpoint by renaming its manifest into place (within the
+     * barrier timeout), and removes checkpoints beyond
      * {@link Builder#checkpointsKept}. A failure on any node (a full disk, a dead peer) leaves
      * the directory's previous checkpoints as they were.
      *
@@ -105,6 +106,19 @@ public interface AdaPS extends AutoCloseable {
      * @throws IllegalStateException    if the node is closed
      */
     CheckpointResult checkpoint(Path dir);
+
+    /**
+     * {@link #checkpoint} without waiting for the files: returns once the cut is taken and this
+     * node's rows are copied (as much memory again as the rows it owns), and writes and publishes
+     * them in the background while training goes on; the ticket tells when that is done. The
+     * same contract as {@code checkpoint}: collective, at the same point on every node, workers
+     * between operations. A later checkpoint on this node first waits for this one.
+     *
+     * @throws IllegalArgumentException if {@code dir} cannot be created or is not writable
+     * @throws PeerFailedException      if a node failed or left while the cut was taken
+     * @throws IllegalStateException    if the node is closed
+     */
+    CheckpointTicket checkpointAsync(Path dir);
 
     /**
      * The checkpoint this node was started from ({@link Builder#restoreFrom}), with what every
@@ -356,8 +370,9 @@ public interface AdaPS extends AutoCloseable {
          * {@code period} has passed since the last one (or the start), as node 0's clock says, so
          * that every node takes it at the same barrier. The barrier is the cut, as for
          * {@link AdaPS#checkpoint}: call it with the workers between operations. Training stands
-         * still for the checkpoint's duration ({@link AdaPS#lastCheckpoint()} tells it). Give every
-         * node the same setting. {@link #checkpointsKept} bounds how many stay.
+         * still for the cut and the copy of the rows; the files are written in the background,
+         * as by {@link AdaPS#checkpointAsync} ({@link AdaPS#lastCheckpoint()} tells the last one
+         * complete, with its pause). Give every node the same setting. {@link #checkpointsKept} bounds how many stay.
          *
          * @throws IllegalArgumentException if {@code period} is not positive
          */

@@ -3,6 +3,7 @@ package io.adaps.checkpoint;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -22,6 +23,8 @@ import java.util.regex.Pattern;
  *   g00000007-t0-n1.data       table 0's rows that node 1 owned (see {@link DataFile})
  *   g00000007-n1.state         node 1's workers: clocks and saved states (see {@link StateFile})
  *   g00000007-n1.part          node 1's file list for node 0, until the manifest holds it
+ *   g00000007-n1.failed        node 1 could not write its files (background checkpoints)
+ *   g00000007.failed           node 0 gave checkpoint 7 up (background checkpoints)
  *   *.tmp                      being written; never part of a checkpoint
  * </pre>
  * Every file name starts with its generation, so a checkpoint being written never touches the
@@ -49,6 +52,14 @@ public final class CheckpointFiles {
 
     static String part(long generation, int node) {
         return String.format("g%08d-n%d.part", generation, node);
+    }
+
+    static String failed(long generation, int node) {
+        return String.format("g%08d-n%d.failed", generation, node);
+    }
+
+    static String failed(long generation) {
+        return String.format("g%08d.failed", generation);
     }
 
     /** The generation a checkpoint file name belongs to, or -1 for other files. */
@@ -84,6 +95,51 @@ public final class CheckpointFiles {
     public static Path latestManifest(Path dir) {
         List<Long> published = publishedGenerations(dir);
         return published.isEmpty() ? null : dir.resolve(manifest(published.get(published.size() - 1)));
+    }
+
+    /** What node 0 found of an attempt's part files: {@link #ALL_PARTS}, {@link #PARTS_MISSING}, or a failed node. */
+    public static final int ALL_PARTS = -1;
+    public static final int PARTS_MISSING = -2;
+
+    /**
+     * Whether every node's part of checkpoint {@code generation} is there ({@link #ALL_PARTS}),
+     * some are still missing ({@link #PARTS_MISSING}), or which node marked its attempt failed.
+     */
+    public static int parts(Path dir, long generation, int nodes) {
+        int missing = 0;
+        for (int node = 0; node < nodes; node++) {
+            if (Files.exists(dir.resolve(failed(generation, node)))) {
+                return node;
+            }
+            if (!Files.exists(dir.resolve(part(generation, node)))) {
+                missing++;
+            }
+        }
+        return missing == 0 ? ALL_PARTS : PARTS_MISSING;
+    }
+
+    /** Marks node {@code node}'s attempt at checkpoint {@code generation} failed, for node 0. */
+    public static void markFailed(Path dir, long generation, int node, String reason) throws IOException {
+        writeAtomically(dir.resolve(failed(generation, node)), reason.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Node 0 gives checkpoint {@code generation} up, for the other nodes. */
+    public static void giveUp(Path dir, long generation, String reason) throws IOException {
+        writeAtomically(dir.resolve(failed(generation)), reason.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Whether node 0 gave checkpoint {@code generation} up. */
+    public static boolean givenUp(Path dir, long generation) {
+        return Files.exists(dir.resolve(failed(generation)));
+    }
+
+    /** Why a node marked its attempt, or node 0 the checkpoint, failed. */
+    public static String reason(Path dir, long generation, int node) {
+        try {
+            return Files.readString(dir.resolve(node < 0 ? failed(generation) : failed(generation, node)));
+        } catch (IOException e) {
+            return "(unknown: " + e + ")";
+        }
     }
 
     /**

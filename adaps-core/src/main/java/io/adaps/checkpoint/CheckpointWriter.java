@@ -10,37 +10,50 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.zip.CRC32C;
 
 import io.adaps.api.RestoredCheckpoint.SavedWorker;
 import io.adaps.api.Table;
-import io.adaps.store.TableStore;
 
 /**
  * Writes one node's part of a checkpoint: a data file per table with the rows the node owns
  * ({@link DataFile}), a state file with its workers ({@link StateFile}), each under a temporary
  * name, forced to the device and renamed; then the part file that lists them for node 0, which
- * puts them into the manifest ({@link CheckpointPublisher}). Rows must not change meanwhile: the
- * node's checkpoint protocol holds them still.
+ * puts them into the manifest ({@link CheckpointPublisher}). The rows come as {@link RowSnapshot}s,
+ * copied while the node's checkpoint protocol held them still.
  */
 public final class CheckpointWriter {
     private CheckpointWriter() {
     }
 
     /**
-     * Writes node {@code node}'s files of checkpoint {@code generation} into {@code dir}.
+     * Removes what an earlier attempt at checkpoint {@code generation} left of node {@code node}'s
+     * that could be taken for this attempt's: its part file and failure mark. Called before the
+     * barrier that starts the attempt's writing, so that node 0 finds only this attempt's.
+     */
+    public static void clearAttempt(Path dir, long generation, int node) throws IOException {
+        Files.deleteIfExists(dir.resolve(CheckpointFiles.part(generation, node)));
+        Files.deleteIfExists(dir.resolve(CheckpointFiles.failed(generation, node)));
+        if (node == 0) {
+            Files.deleteIfExists(dir.resolve(CheckpointFiles.failed(generation)));
+        }
+    }
+
+    /**
+     * Writes node {@code node}'s files of checkpoint {@code generation} into {@code dir}: each
+     * table's rows as {@code rows} gives them (a snapshot taken now, or earlier), then the state
+     * file, then the part file.
      *
      * @return the bytes of its data and state files
      */
-    public static long write(Path dir, long generation, int node, List<Table> tables, TableStore[] stores,
+    public static long write(Path dir, long generation, int node, List<Table> tables, IntFunction<RowSnapshot> rows,
                              List<SavedWorker> workers) throws IOException {
         List<FileEntry> entries = new ArrayList<>();
-        // A part left by an earlier attempt at this generation must not stand for this one's.
-        Files.deleteIfExists(dir.resolve(CheckpointFiles.part(generation, node)));
         for (Table table : tables) {
             Path file = dir.resolve(CheckpointFiles.data(generation, table.id(), node));
             Path tmp = tmp(file);
-            FileEntry entry = DataFile.write(tmp, table, stores[table.id()], node);
+            FileEntry entry = DataFile.write(tmp, rows.apply(table.id()), node);
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             entries.add(new FileEntry(file.getFileName().toString(), FileEntry.DATA, entry.table(), node, entry.rows(),
                     entry.size(), entry.crc()));

@@ -11,7 +11,6 @@ import java.util.zip.CRC32C;
 
 import io.adaps.api.CheckpointException;
 import io.adaps.api.Table;
-import io.adaps.store.TableStore;
 
 /**
  * The rows of one table that one node owned at a checkpoint, with their values and update-rule
@@ -42,49 +41,33 @@ final class DataFile {
         void accept(long row, float[] floats);
     }
 
-    /**
-     * Writes the rows of {@code table} owned in {@code store} to {@code file} (created or
-     * truncated) and forces it to the device.
-     */
-    static FileEntry write(Path file, Table table, TableStore store, int node) throws IOException {
-        int stride = store.stride();
-        long rows = 0;
-        for (long row = 0; row < table.rows(); row++) {
-            if (store.owns(row)) {
-                rows++;
-            }
-        }
+    /** Writes the rows of {@code rows} to {@code file} (created or truncated) and forces it to the device. */
+    static FileEntry write(Path file, RowSnapshot rows, int node) throws IOException {
+        Table table = rows.table();
+        int stride = rows.stride();
         CRC32C crc = new CRC32C();
-        float[] floats = new float[stride];
         ByteBuffer buffer = ByteBuffer.allocateDirect(Math.max(BUFFER_BYTES, HEADER_BYTES + 4 + 4 * stride))
                 .order(ByteOrder.LITTLE_ENDIAN);
+        float[] floats = new float[stride];
         long written = 0;
-        long counted = 0;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             buffer.putLong(MAGIC).putInt(Manifest.FORMAT_VERSION).putInt(table.id()).putInt(table.valueLength())
-                    .putInt(stride).putLong(rows);
-            for (long row = 0; row < table.rows(); row++) {
-                if (!store.copyOwned(row, floats, 0)) {
-                    continue;
-                }
+                    .putInt(stride).putLong(rows.size());
+            for (int i = 0; i < rows.size(); i++) {
                 if (buffer.remaining() < 4 + 4 * stride) {
                     written += flush(channel, buffer, crc);
                 }
-                buffer.putInt((int) row);
-                for (int i = 0; i < stride; i++) {
-                    buffer.putInt(Float.floatToRawIntBits(floats[i]));
+                rows.copy(i, floats);
+                buffer.putInt((int) rows.row(i));
+                for (int f = 0; f < stride; f++) {
+                    buffer.putInt(Float.floatToRawIntBits(floats[f]));
                 }
-                counted++;
             }
             written += flush(channel, buffer, crc);
             channel.force(true);
         }
-        if (counted != rows) {
-            throw new IllegalStateException("table '" + table.name() + "': " + counted + " rows owned while writing, "
-                    + rows + " before (expected no row to move during a checkpoint)");
-        }
-        return new FileEntry(file.getFileName().toString(), FileEntry.DATA, table.id(), node, rows, written,
+        return new FileEntry(file.getFileName().toString(), FileEntry.DATA, table.id(), node, rows.size(), written,
                 (int) crc.getValue());
     }
 

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.CheckpointResult;
+import io.adaps.api.CheckpointTicket;
 import io.adaps.api.ClusterException;
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.RestoredCheckpoint;
@@ -103,13 +104,16 @@ public final class LocalNode implements AdaPS {
         return workers.create();
     }
 
-    /** Also takes a periodic checkpoint when one is due (see {@link CheckpointSchedule}). */
+    /**
+     * Also takes a periodic checkpoint when one is due (see {@link CheckpointSchedule}): the cut
+     * and the copy of the rows here, the files in the background.
+     */
     @Override
     public void barrier() {
         context.checkOpen();
         if (!context.config().isCluster()) {
             if (schedule.takeIfDue()) {
-                checkpoints.checkpoint(schedule.dir());
+                checkpoints.checkpointAsync(schedule.dir());
             }
             return;
         }
@@ -129,7 +133,7 @@ public final class LocalNode implements AdaPS {
             }
         }
         if (barrier.checkpointAt(passed)) {
-            checkpoints.checkpoint(schedule.dir());
+            checkpoints.checkpointAsync(schedule.dir());
         }
     }
 
@@ -137,6 +141,12 @@ public final class LocalNode implements AdaPS {
     public CheckpointResult checkpoint(Path dir) {
         context.checkOpen();
         return checkpoints.checkpoint(dir);
+    }
+
+    @Override
+    public CheckpointTicket checkpointAsync(Path dir) {
+        context.checkOpen();
+        return checkpoints.checkpointAsync(dir);
     }
 
     @Override

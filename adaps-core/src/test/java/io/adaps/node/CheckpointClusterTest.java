@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import io.adaps.api.AdaPS;
 import io.adaps.api.CheckpointException;
 import io.adaps.api.CheckpointResult;
+import io.adaps.api.CheckpointTicket;
 import io.adaps.api.Initializers;
 import io.adaps.api.RestoredCheckpoint;
 import io.adaps.api.Table;
@@ -133,10 +134,10 @@ class CheckpointClusterTest {
                 });
             }
             for (int n = 0; n < 3; n++) {
-                assertThat(cluster.node(n).lastCheckpoint()).hasValueSatisfying(last -> {
-                    assertThat(last.generation()).isEqualTo(3);
-                    assertThat(last.manifest()).isEqualTo(dir.resolve("MANIFEST-00000003"));
-                });
+                AdaPS node = cluster.node(n);
+                CheckpointResult last = Await.until("node " + n + "'s third periodic checkpoint", PATIENCE,
+                        () -> node.lastCheckpoint().orElse(null), result -> result != null && result.generation() == 3);
+                assertThat(last.manifest()).isEqualTo(dir.resolve("MANIFEST-00000003"));
             }
             assertThat(dir.resolve("MANIFEST-00000002")).exists();
             assertThat(dir.resolve("MANIFEST-00000001")).doesNotExist();
@@ -146,7 +147,41 @@ class CheckpointClusterTest {
         }
         try (AdaPS single = AdaPS.builder().table(SUMS).checkpointEvery(never, Duration.ofNanos(1)).build()) {
             single.barrier();
-            assertThat(single.lastCheckpoint().orElseThrow().manifest()).isEqualTo(never.resolve("MANIFEST-00000001"));
+            assertThat(Await.until("the single node's periodic checkpoint", PATIENCE,
+                    () -> single.lastCheckpoint().orElse(null), result -> result != null).manifest())
+                    .isEqualTo(never.resolve("MANIFEST-00000001"));
+        }
+    }
+
+    @Test
+    void aBackgroundCheckpointHoldsTheCutWhileTrainingGoesOn() throws Exception {
+        try (TestCluster cluster = FIXTURE.cluster(3, b -> b.table(SUMS).table(STEPS))) {
+            CheckpointTicket[] tickets = new CheckpointTicket[3];
+            Concurrently.run(3, PATIENCE, n -> {
+                try (Worker worker = cluster.node(n).worker()) {
+                    worker.table("sums").push(n, new float[] {1f, 2f, 3f}, 0);
+                    worker.waitAll();
+                    tickets[n] = cluster.node(n).checkpointAsync(dir);
+                    // Training goes on while the files are written: none of this is in the checkpoint.
+                    worker.table("sums").push(n, new float[] {10f, 10f, 10f}, 0);
+                }
+            });
+            for (CheckpointTicket ticket : tickets) {
+                CheckpointResult result = ticket.await();
+                assertThat(ticket.isDone()).isTrue();
+                assertThat(result.generation()).isEqualTo(1);
+                assertThat(result.pause()).isEqualTo(ticket.pause());
+                assertThat(result.duration()).isGreaterThanOrEqualTo(result.pause());
+            }
+        }
+        try (TestCluster restored = FIXTURE.cluster(2, b -> b.table(SUMS).table(STEPS).restoreFrom(dir))) {
+            float[] value = new float[3];
+            try (Worker worker = restored.node(0).worker()) {
+                for (int n = 0; n < 3; n++) {
+                    worker.table("sums").pull(n, value, 0);
+                    assertThat(value).as("row %d as at the cut", n).containsExactly(1f, 2f, 3f);
+                }
+            }
         }
     }
 
