@@ -118,6 +118,11 @@ public final class CheckpointFiles {
         return missing == 0 ? ALL_PARTS : PARTS_MISSING;
     }
 
+    /** Whether node {@code node} wrote its part of checkpoint {@code generation}: its files are durable. */
+    public static boolean partWritten(Path dir, long generation, int node) {
+        return Files.exists(dir.resolve(part(generation, node)));
+    }
+
     /** Marks node {@code node}'s attempt at checkpoint {@code generation} failed, for node 0. */
     public static void markFailed(Path dir, long generation, int node, String reason) throws IOException {
         writeAtomically(dir.resolve(failed(generation, node)), reason.getBytes(StandardCharsets.UTF_8));

@@ -15,6 +15,7 @@ import io.adaps.api.CheckpointException;
 import io.adaps.api.CheckpointResult;
 import io.adaps.api.CheckpointTicket;
 import io.adaps.api.ClusterException;
+import io.adaps.api.PeerFailedException;
 import io.adaps.api.RestoredCheckpoint.SavedWorker;
 import io.adaps.checkpoint.CheckpointFiles;
 import io.adaps.checkpoint.CheckpointPublisher;
@@ -50,7 +51,9 @@ import io.adaps.worker.Workers;
  * The application's workers are between operations while the cut is taken (the contract of
  * {@code checkpoint}, as of {@code barrier}). The files coordinate the background part, not
  * barriers, so that the application's own barriers go on meanwhile; every wait is bounded by the
- * barrier timeout, and a node that fails marks it, so that the others learn of it at once.
+ * barrier timeout, and a node that fails marks it, so that the others learn of it at once (a node
+ * that dies before writing its part, or a node 0 that dies before publishing, is known from its
+ * failure).
  * Because every node waits for its previous checkpoint before the next, all of them see the same
  * published generations when they number the next.
  */
@@ -197,6 +200,11 @@ final class NodeCheckpoints {
         int nodes = context.clusterSize();
         int parts;
         while ((parts = CheckpointFiles.parts(dir, generation, nodes)) == CheckpointFiles.PARTS_MISSING) {
+            String failed = failedPeer(dir, generation);
+            if (failed != null) {
+                giveUp(dir, generation, failed);
+                throw new CheckpointException("node 0: checkpoint " + generation + " in " + dir + " failed: " + failed);
+            }
             pollOrGiveUp(deadline, dir, generation, "not every node wrote its files within "
                     + context.config().barrierTimeout());
         }
@@ -223,6 +231,11 @@ final class NodeCheckpoints {
                 throw new CheckpointException("node " + context.nodeId() + ": checkpoint " + generation + " in " + dir
                         + " failed: " + CheckpointFiles.reason(dir, generation, -1));
             }
+            PeerFailedException nodeZero = context.peers().failure(0);
+            if (nodeZero != null && !Files.exists(manifest)) { // it may have published, then left
+                throw new CheckpointException("node " + context.nodeId() + ": checkpoint " + generation + " in " + dir
+                        + " failed: node 0, which publishes it, failed: " + nodeZero.getMessage(), nodeZero);
+            }
             if (context.clock().nanoTime() - deadline > 0) {
                 throw new CheckpointException("manifest=" + manifest + " (expected node 0 to publish checkpoint "
                         + generation + " within " + context.config().barrierTimeout() + ")");
@@ -230,6 +243,17 @@ final class NodeCheckpoints {
             LockSupport.parkNanos(POLL_NANOS);
         }
         return manifest;
+    }
+
+    /** Why a node that has not written its part never will: it failed or left; {@code null} if none did. */
+    private String failedPeer(Path dir, long generation) {
+        for (int peer = 1; peer < context.clusterSize(); peer++) {
+            PeerFailedException failure = context.peers().failure(peer);
+            if (failure != null && !CheckpointFiles.partWritten(dir, generation, peer)) {
+                return "node " + peer + " failed before it wrote its files: " + failure.getMessage();
+            }
+        }
+        return null;
     }
 
     private void pollOrGiveUp(long deadline, Path dir, long generation, String reason) {

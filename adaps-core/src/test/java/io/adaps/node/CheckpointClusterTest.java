@@ -1,6 +1,7 @@
 package io.adaps.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -115,6 +116,22 @@ class CheckpointClusterTest {
         }
         try (TestCluster restored = FIXTURE.cluster(2, b -> b.table(SUMS).table(STEPS).restoreFrom(dir))) {
             assertThat(restored.node(1).restoredFrom().orElseThrow().generation()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aNodeThatDiesBeforeWritingItsFilesFailsTheCheckpointWithoutWaitingForTheTimeout() throws Exception {
+        try (TestCluster cluster = FIXTURE.cluster(2, b -> b.table(SUMS).barrierTimeout(Duration.ofMinutes(10)))) {
+            Files.createDirectory(dir.resolve("g00000001-t0-n1.data.tmp")); // node 1 cannot write its files
+            Files.createDirectory(dir.resolve("g00000001-n1.failed.tmp")); // nor mark its attempt failed
+            CheckpointTicket[] tickets = new CheckpointTicket[2];
+            Concurrently.run(2, PATIENCE, n -> tickets[n] = cluster.node(n).checkpointAsync(dir));
+            assertThatThrownBy(tickets[1]::await).isInstanceOf(CheckpointException.class);
+            cluster.transport(1).close(); // node 1 dies
+            assertThatThrownBy(tickets[0]::await).isInstanceOf(CheckpointException.class)
+                    .hasMessageContaining("node 1 failed before it wrote its files");
+            assertThat(dir.resolve("MANIFEST-00000001")).doesNotExist();
+            assertThat(dir.resolve("g00000001.failed")).exists();
         }
     }
 

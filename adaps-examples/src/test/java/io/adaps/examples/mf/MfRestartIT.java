@@ -1,6 +1,7 @@
 package io.adaps.examples.mf;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -26,8 +27,8 @@ import picocli.CommandLine;
  * once the second checkpoint is published, one node's JVM is killed with SIGKILL in the middle of
  * the next epoch. The launcher ({@code --restarts 1}) stops the others and starts every node
  * again with {@code --resume}: the restarted cluster continues with the epoch after the newest
- * checkpoint, trains every later epoch exactly once and reaches the noise level that an
- * uninterrupted run reaches ({@link MfClusterIT}'s criterion).
+ * checkpoint, trains every later epoch exactly once and ends with the test RMSE of an
+ * uninterrupted run, within 5%.
  */
 class MfRestartIT {
     private static final double NOISE = 0.1;
@@ -46,15 +47,15 @@ class MfRestartIT {
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
         AtomicInteger exitCode = new AtomicInteger(-1);
-        Thread launcher = new Thread(() -> exitCode.set(commandLine.execute("launch", "--nodes=3", "--heap=256m",
-                "--restarts=1", "--", "mf", "--rows=600", "--cols=400", "--entries=400000", "--true-rank=4",
-                "--noise=" + NOISE, "--rank=16", "--epochs=" + EPOCHS, "--threads=1",
-                "--checkpoint-dir=" + checkpoints)), "launcher");
+        Thread launcher = new Thread(() -> exitCode.set(commandLine.execute(launch(checkpoints, 1))), "launcher");
         launcher.start();
 
         Await.until("the second checkpoint", Duration.ofSeconds(120),
                 () -> Files.exists(checkpoints.resolve("MANIFEST-00000002")));
-        List<ProcessHandle> nodes = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
+        String ours = "--checkpoint-dir=" + checkpoints;
+        List<ProcessHandle> nodes = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+                .filter(process -> process.info().arguments().map(args -> List.of(args).contains(ours)).orElse(false))
+                .toList();
         assertThat(nodes).as("the nodes' JVMs").hasSize(3);
         assertThat(nodes.get(1).destroyForcibly()).as("SIGKILL sent").isTrue();
 
@@ -75,10 +76,28 @@ class MfRestartIT {
                     .count();
             assertThat(trained).as("epoch %d after the restart", epoch).isEqualTo(epoch <= done ? 0 : 1);
         }
-        Matcher last = Pattern.compile("epoch +" + EPOCHS + ": .* train RMSE (\\S+), test RMSE (\\S+)")
-                .matcher(afterRestart);
-        assertThat(last.find()).as(afterRestart).isTrue();
-        assertThat(Double.parseDouble(last.group(1))).isLessThan(1.2 * NOISE);
-        assertThat(Double.parseDouble(last.group(2))).isLessThan(1.2 * NOISE);
+        // An uninterrupted run of the same flags: the final test RMSE agrees within the run-to-run spread
+        // of Hogwild on three nodes (a few percent; the shuffles after the restart differ too).
+        CommandLine uninterrupted = Examples.commandLine();
+        StringWriter plain = new StringWriter();
+        uninterrupted.setOut(new PrintWriter(plain, true));
+        uninterrupted.setErr(new PrintWriter(new StringWriter(), true));
+        assertThat(uninterrupted.execute(launch(dir.resolve("uninterrupted"), 0))).isZero();
+        double restarted = finalTestRmse(afterRestart);
+        double reference = finalTestRmse(plain.toString());
+        assertThat(restarted).as("restarted against uninterrupted %s", reference).isCloseTo(reference,
+                withPercentage(5));
+    }
+
+    private static String[] launch(Path checkpoints, int restarts) {
+        return new String[] {"launch", "--nodes=3", "--heap=256m", "--restarts=" + restarts, "--", "mf", "--rows=600",
+                "--cols=400", "--entries=400000", "--true-rank=4", "--noise=" + NOISE, "--rank=16", "--epochs=" + EPOCHS,
+                "--threads=1", "--checkpoint-dir=" + checkpoints};
+    }
+
+    private static double finalTestRmse(String output) {
+        Matcher last = Pattern.compile("epoch +" + EPOCHS + ": .* train RMSE (\\S+), test RMSE (\\S+)").matcher(output);
+        assertThat(last.find()).as(output).isTrue();
+        return Double.parseDouble(last.group(2));
     }
 }
