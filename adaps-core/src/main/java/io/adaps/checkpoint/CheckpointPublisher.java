@@ -8,12 +8,15 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 
 import io.adaps.api.CheckpointException;
+import io.adaps.api.RestoredCheckpoint.SavedWorker;
 import io.adaps.api.Table;
 
 /**
- * Node 0's last step of a checkpoint: gathers every node's part file, checks that the data files
+ * Node 0's last step of a checkpoint: gathers every node's part file (and the workers' clocks from
+ * the state files it lists), checks that the data files
  * hold every row of every table exactly as often as the tables have rows, writes the manifest
  * under a temporary name, forces it and renames it into place atomically (the moment the
  * checkpoint exists), then removes what is no longer needed: the part files, and the checkpoints
@@ -48,7 +51,15 @@ public final class CheckpointPublisher {
                 }
             }
         }
-        Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, generation, nodes, schema, files);
+        StringJoiner clocks = new StringJoiner(",");
+        for (FileEntry file : files) {
+            if (FileEntry.STATE.equals(file.kind())) {
+                for (SavedWorker worker : StateFile.read(dir, file)) {
+                    clocks.add(worker.node() + "/" + worker.worker() + ":" + worker.clock());
+                }
+            }
+        }
+        Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, generation, nodes, schema, clocks.toString(), files);
         for (Table table : tables) {
             long rows = manifest.dataFiles(table.id()).stream().mapToLong(FileEntry::rows).sum();
             if (rows != table.rows()) {

@@ -19,6 +19,7 @@ import io.adaps.api.CheckpointException;
  *   generation=7
  *   nodes=3
  *   schema=users:1000x8:normal(...):adagrad(...);items:...      (the tables, as nodes compare them)
+ *   clocks=0/0:12,0/1:12,1/0:11                                 (node/worker:clock of every worker)
  *   file=... (one line per file, see {@link FileEntry})
  *   crc32c=1a2b3c4d                                             (of every byte before this line)
  * </pre>
@@ -29,9 +30,11 @@ import io.adaps.api.CheckpointException;
  * @param generation its checkpoint's number in the directory
  * @param nodes      nodes that wrote the checkpoint
  * @param schema     the tables (names, sizes, initializers, rules, sampling) as the handshake describes them
+ * @param clocks     every worker's clock at the cut, as {@code node/worker:clock} separated by commas
+ *                   (the state files hold them too, with the workers' saved states)
  * @param files      every data and state file of the checkpoint
  */
-public record Manifest(int format, long generation, int nodes, String schema, List<FileEntry> files) {
+public record Manifest(int format, long generation, int nodes, String schema, String clocks, List<FileEntry> files) {
     /** The format this code writes, and the newest it reads. */
     public static final int FORMAT_VERSION = 1;
     private static final String MAGIC = "adaps-checkpoint format=";
@@ -61,7 +64,8 @@ public record Manifest(int format, long generation, int nodes, String schema, Li
         text.append(MAGIC).append(format).append('\n')
                 .append("generation=").append(generation).append('\n')
                 .append("nodes=").append(nodes).append('\n')
-                .append("schema=").append(schema).append('\n');
+                .append("schema=").append(schema).append('\n')
+                .append("clocks=").append(clocks).append('\n');
         for (FileEntry file : files) {
             text.append(file.toLine()).append('\n');
         }
@@ -103,7 +107,7 @@ public record Manifest(int format, long generation, int nodes, String schema, Li
                     + ", expected " + String.format("%08x", (int) crc.getValue()) + " from its contents)");
         }
         String[] lines = text.substring(0, trailer).split("\n");
-        if (lines.length < 4 || !lines[0].startsWith(MAGIC)) {
+        if (lines.length < 5 || !lines[0].startsWith(MAGIC)) {
             throw new CheckpointException("manifest=" + file + " (expected a first line '" + MAGIC + "N')");
         }
         String source = "manifest=" + file;
@@ -115,13 +119,14 @@ public record Manifest(int format, long generation, int nodes, String schema, Li
         long generation = number(value(lines[1], "generation", source), "generation", source);
         int nodes = (int) number(value(lines[2], "nodes", source), "nodes", source);
         String schema = value(lines[3], "schema", source);
+        String clocks = value(lines[4], "clocks", source);
         List<FileEntry> files = new ArrayList<>();
-        for (int i = 4; i < lines.length; i++) {
+        for (int i = 5; i < lines.length; i++) {
             if (!lines[i].isBlank()) {
                 files.add(FileEntry.parse(lines[i], source));
             }
         }
-        return new Manifest(format, generation, nodes, schema, files);
+        return new Manifest(format, generation, nodes, schema, clocks, files);
     }
 
     private static String value(String line, String key, String source) {

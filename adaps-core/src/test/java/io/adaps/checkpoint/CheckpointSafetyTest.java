@@ -52,6 +52,8 @@ class CheckpointSafetyTest {
             }
             worker.table("items").push(7, new float[] {step, -step}, 0);
             worker.checkpointState(new byte[] {(byte) step});
+            worker.advanceClock();
+            worker.advanceClock();
         }
         node.checkpoint(dir);
         return values(node);
@@ -150,7 +152,7 @@ class CheckpointSafetyTest {
         Path manifest = dir.resolve(CheckpointFiles.manifest(1));
         Manifest read = Manifest.read(manifest);
         Files.write(manifest, new Manifest(Manifest.FORMAT_VERSION + 1, read.generation(), read.nodes(), read.schema(),
-                read.files()).toBytes());
+                read.clocks(), read.files()).toBytes());
         assertThatThrownBy(() -> builder().restoreFrom(dir).build()).isInstanceOf(CheckpointException.class)
                 .hasMessageContaining(manifest.toString()).hasMessageContaining("format=" + (Manifest.FORMAT_VERSION + 1))
                 .hasMessageContaining("newer");
@@ -232,6 +234,7 @@ class CheckpointSafetyTest {
         assertThat(manifest.format()).isEqualTo(Manifest.FORMAT_VERSION);
         assertThat(manifest.nodes()).isEqualTo(1);
         assertThat(manifest.schema()).startsWith("users:100x4:").contains(";items:50x2:");
+        assertThat(manifest.clocks()).as("node/worker:clock").isEqualTo("0/0:2");
         assertThat(manifest.files()).extracting(FileEntry::name).containsExactly(CheckpointFiles.data(1, 0, 0),
                 CheckpointFiles.data(1, 1, 0), CheckpointFiles.state(1, 0));
         for (FileEntry file : manifest.files()) {
