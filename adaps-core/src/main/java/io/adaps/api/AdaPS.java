@@ -3,11 +3,14 @@ package io.adaps.api;
 import static io.adaps.util.Checks.checkNonNegative;
 import static io.adaps.util.Checks.checkNotNull;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import io.adaps.api.transport.ClusterSecret;
 import io.adaps.api.transport.PeerAddress;
@@ -80,6 +83,54 @@ public interface AdaPS extends AutoCloseable {
      */
     void barrier();
 
+    /**
+     * Writes a checkpoint of the whole cluster into {@code dir} and returns once it is complete
+     * and durable on every node. Collective, like {@link #barrier()}: every node calls it with the
+     * same directory, which all of them can reach (a local directory for nodes on one machine, a
+     * shared volume otherwise), at the same point of its training, from the thread that calls
+     * {@code barrier()}, after its workers' {@link Worker#waitAll()} and before they go on.
+     *
+     * <p>The cut: the checkpoint holds exactly the updates made before every node entered the
+     * call. Inside it, each node stops starting relocations and replicas, waits until the rows on
+     * their way to it have arrived, and flushes its replicas' updates to their owners; once all
+     * nodes have done so (a barrier), every row is owned by exactly one node and holds every
+     * update, and each node copies the rows it owns, with their update-rule state, and its
+     * workers' clocks and {@linkplain Worker#checkpointState saved states}, and writes them.
+     * Node 0 then publishes the checkpoint by renaming its manifest into place (within the
+     * barrier timeout), and removes checkpoints beyond
+     * {@link Builder#checkpointsKept}. A failure on any node (a full disk, a dead peer) leaves
+     * the directory's previous checkpoints as they were.
+     *
+     * @throws IllegalArgumentException if {@code dir} cannot be created or is not writable
+     * @throws CheckpointException      if this or another node could not write its files, or
+     *                                  node 0 could not publish them
+     * @throws PeerFailedException      if a node failed or left
+     * @throws IllegalStateException    if the node is closed
+     */
+    CheckpointResult checkpoint(Path dir);
+
+    /**
+     * {@link #checkpoint} without waiting for the files: returns once the cut is taken and this
+     * node's rows are copied (as much memory again as the rows it owns), and writes and publishes
+     * them in the background while training goes on; the ticket tells when that is done. The
+     * same contract as {@code checkpoint}: collective, at the same point on every node, workers
+     * between operations. A later checkpoint on this node first waits for this one.
+     *
+     * @throws IllegalArgumentException if {@code dir} cannot be created or is not writable
+     * @throws PeerFailedException      if a node failed or left while the cut was taken
+     * @throws IllegalStateException    if the node is closed
+     */
+    CheckpointTicket checkpointAsync(Path dir);
+
+    /**
+     * The checkpoint this node was started from ({@link Builder#restoreFrom}), with what every
+     * worker saved in it; empty for a node that started fresh.
+     */
+    Optional<RestoredCheckpoint> restoredFrom();
+
+    /** The last checkpoint this node took part in (explicit or periodic), if any. */
+    Optional<CheckpointResult> lastCheckpoint();
+
     /** A snapshot of this node's counters. */
     NodeMetrics metrics();
 
@@ -140,6 +191,10 @@ public interface AdaPS extends AutoCloseable {
         private Duration operationTimeout = Duration.ofSeconds(30);
         private Duration barrierTimeout = Duration.ofMinutes(10);
         private int maxMessageBytes = 4 << 20;
+        private Path restoreFrom;
+        private int checkpointsKept = 2;
+        private Path checkpointDir;
+        private Duration checkpointEvery;
 
         Builder() {
         }
@@ -337,6 +392,60 @@ public interface AdaPS extends AutoCloseable {
             return this;
         }
 
+        /**
+         * Starts the node from the newest complete checkpoint in {@code dir} (see
+         * {@link AdaPS#checkpoint}) instead of the tables' initial values: every node of the new
+         * cluster, of any size, is given the same directory and loads the rows it is home of,
+         * with their values and update-rule state as saved. The tables declared must be those
+         * of the checkpoint (names, sizes, initializers, rules); partitioning and technique may
+         * differ. What the workers saved comes back through {@link AdaPS#restoredFrom()} and
+         * {@link Worker#restoredState()}. {@link #build()} checks the checkpoint completely
+         * (manifest, sizes, checksums) and throws {@link CheckpointException} naming what is
+         * wrong, starting nothing.
+         *
+         * @throws IllegalArgumentException if {@code dir} is not a directory
+         */
+        public Builder restoreFrom(Path dir) {
+            checkNotNull(dir, "dir");
+            if (!Files.isDirectory(dir)) {
+                throw new IllegalArgumentException("restoreFrom=" + dir + " (expected a directory holding a checkpoint)");
+            }
+            this.restoreFrom = dir;
+            return this;
+        }
+
+        /**
+         * How many complete checkpoints a directory keeps: after a checkpoint is published, node
+         * 0 removes the older ones beyond this many. Default 2, so that one complete checkpoint
+         * remains even if the newest turns out damaged.
+         */
+        public Builder checkpointsKept(int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("checkpointsKept=" + count + " (expected >= 1)");
+            }
+            this.checkpointsKept = count;
+            return this;
+        }
+
+        /**
+         * Takes periodic checkpoints into {@code dir}: at the first {@link AdaPS#barrier()} after
+         * {@code period} has passed since the last one (or the start), as node 0's clock says, so
+         * that every node takes it at the same barrier. The barrier is the cut, as for
+         * {@link AdaPS#checkpoint}: call it with the workers between operations. Training stands
+         * still for the cut and the copy of the rows; the files are written in the background,
+         * as by {@link AdaPS#checkpointAsync} ({@link AdaPS#lastCheckpoint()} tells the last one
+         * complete, with its pause). Give every node the same setting. {@link #checkpointsKept} bounds how many stay.
+         *
+         * @throws IllegalArgumentException if {@code period} is not positive
+         */
+        public Builder checkpointEvery(Path dir, Duration period) {
+            checkNotNull(dir, "dir");
+            checkPositiveDuration(period, "period");
+            this.checkpointDir = dir;
+            this.checkpointEvery = period;
+            return this;
+        }
+
         /** Reads the {@code ADAPS_*} variables described above from the process environment. */
         public Builder fromEnvironment() {
             return fromEnvironment(System.getenv());
@@ -444,7 +553,7 @@ public interface AdaPS extends AutoCloseable {
             }
             return new NodeSettings(specs, id, addresses, clusterId, partitioning, technique, sampling, samplePoolSize,
                     samplePoolReuse, transport, bind, tls, clusterSecret, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
-                    barrierTimeout, maxMessageBytes);
+                    barrierTimeout, maxMessageBytes, restoreFrom, checkpointsKept, checkpointDir, checkpointEvery);
         }
 
         /**

@@ -1,5 +1,6 @@
 package io.adaps.api;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,12 +34,17 @@ public final class NodeSettings {
     private final Duration operationTimeout;
     private final Duration barrierTimeout;
     private final int maxMessageBytes;
+    private final Path restoreFrom;
+    private final int checkpointsKept;
+    private final Path checkpointDir;
+    private final Duration checkpointEvery;
 
     NodeSettings(List<TableSpec> tables, int nodeId, List<PeerAddress> peers, String clusterId, Partitioning partitioning,
                  Technique technique, SamplingScheme sampling, int samplePoolSize, int samplePoolReuse, Transport transport,
                  String bindHost, TlsSettings tls, ClusterSecret clusterSecret, Duration connectTimeout,
                  Duration heartbeatInterval, Duration failureTimeout, Duration operationTimeout, Duration barrierTimeout,
-                 int maxMessageBytes) {
+                 int maxMessageBytes, Path restoreFrom, int checkpointsKept, Path checkpointDir,
+                 Duration checkpointEvery) {
         List<Table> laidOut = new ArrayList<>(tables.size());
         long firstKey = 0;
         for (TableSpec spec : tables) {
@@ -64,6 +70,10 @@ public final class NodeSettings {
         this.operationTimeout = operationTimeout;
         this.barrierTimeout = barrierTimeout;
         this.maxMessageBytes = maxMessageBytes;
+        this.restoreFrom = restoreFrom;
+        this.checkpointsKept = checkpointsKept;
+        this.checkpointDir = checkpointDir;
+        this.checkpointEvery = checkpointEvery;
     }
 
     /** The declared tables, laid out in declaration (and key) order. */
@@ -151,5 +161,25 @@ public final class NodeSettings {
 
     public int maxMessageBytes() {
         return maxMessageBytes;
+    }
+
+    /** The directory whose newest checkpoint the node starts from, or {@code null}: a fresh start. */
+    public Path restoreFrom() {
+        return restoreFrom;
+    }
+
+    /** How many complete checkpoints a checkpoint directory keeps. */
+    public int checkpointsKept() {
+        return checkpointsKept;
+    }
+
+    /** Where periodic checkpoints go, or {@code null}: none. */
+    public Path checkpointDir() {
+        return checkpointDir;
+    }
+
+    /** The period of periodic checkpoints, or {@code null}: none. */
+    public Duration checkpointEvery() {
+        return checkpointEvery;
     }
 }

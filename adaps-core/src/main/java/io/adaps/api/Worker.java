@@ -1,5 +1,7 @@
 package io.adaps.api;
 
+import java.util.Optional;
+
 /**
  * One training thread's handle on a node: the {@link ParameterAccess} operations by global key,
  * plus the thread's logical clock and the tickets of its asynchronous operations.
@@ -72,6 +74,22 @@ public interface Worker extends ParameterAccess, AutoCloseable {
      * @throws ClusterException if a synchronization failed (a peer failed or did not answer)
      */
     void waitSync();
+
+    /**
+     * Sets what the next checkpoints save for this worker (a copy of {@code state}: the position
+     * of its data reader and the epoch, for example), replacing what was set before; it stays
+     * with the worker's id after the worker closes. A restored node gives it back through
+     * {@link #restoredState()} and {@link AdaPS#restoredFrom()}.
+     */
+    void checkpointState(byte[] state);
+
+    /**
+     * What the worker with this worker's id on this node id saved in the checkpoint this node was
+     * restored from (a copy), or empty: a node that started fresh, or a worker that saved nothing.
+     * After a restore onto another number of nodes, {@link AdaPS#restoredFrom()} has every
+     * worker's.
+     */
+    Optional<byte[]> restoredState();
 
     /**
      * Waits for every operation this worker started, drops its intents (the keys they held are let

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.BooleanSupplier;
 
 import io.adaps.api.ClusterException;
 import io.adaps.api.PeerFailedException;
@@ -19,6 +20,10 @@ import io.adaps.protocol.MessageType;
  * {@link PeerFailedException}; a peer that left after passing {@code b} does not (its goodbye can
  * overtake node 0's release, which travels on another connection). Every wait is bounded by the
  * barrier timeout.
+ *
+ * <p>Node 0 also decides, as it releases a barrier, whether the barrier takes a periodic
+ * checkpoint ({@link #CHECKPOINT_FLAG} in the release's id), so that every node takes it at the
+ * same barrier.
  */
 final class ClusterBarrier {
     private final NodeContext context;
@@ -26,12 +31,24 @@ final class ClusterBarrier {
     private final Map<Long, Integer> arrivals = new HashMap<>();
     /** Per peer: the barriers it had passed when it left, or -1 while it has not left. */
     private final AtomicLongArray passedWhenLeft;
+    /** Set in a release's id when the barrier takes a periodic checkpoint. */
+    static final long CHECKPOINT_FLAG = 1L << 62;
+
+    private final BooleanSupplier checkpointDue;
     private long entered;
     private long released;
+    /** The last barrier whose release asked for a periodic checkpoint, or 0. */
+    private long checkpointBarrier;
     private boolean waiting;
 
-    ClusterBarrier(NodeContext context) {
+    /**
+     * @param checkpointDue asked by node 0 as it releases a barrier: whether the barrier takes a
+     *                      periodic checkpoint (its answer travels with the release, so that every
+     *                      node agrees)
+     */
+    ClusterBarrier(NodeContext context, BooleanSupplier checkpointDue) {
         this.context = context;
+        this.checkpointDue = checkpointDue;
         this.peers = context.peers();
         this.passedWhenLeft = new AtomicLongArray(context.clusterSize());
         for (int peer = 0; peer < context.clusterSize(); peer++) {
@@ -73,6 +90,11 @@ final class ClusterBarrier {
         }
     }
 
+    /** Whether node 0 asked barrier {@code barrier}, passed, to take a periodic checkpoint. */
+    synchronized boolean checkpointAt(long barrier) {
+        return checkpointBarrier == barrier;
+    }
+
     /** Barriers this node has passed. */
     synchronized long passed() {
         return released;
@@ -102,7 +124,11 @@ final class ClusterBarrier {
 
     /** BARRIER_RELEASE: node 0 released the barrier the request id numbers. */
     synchronized void onRelease(int peer, Message release) {
-        released = Math.max(released, release.requestId());
+        long barrier = release.requestId() & ~CHECKPOINT_FLAG;
+        if ((release.requestId() & CHECKPOINT_FLAG) != 0) {
+            checkpointBarrier = barrier;
+        }
+        released = Math.max(released, barrier);
         notifyAll();
     }
 
@@ -123,8 +149,12 @@ final class ClusterBarrier {
         int count = arrivals.merge(barrier, 1, Integer::sum);
         if (count == context.clusterSize()) {
             arrivals.remove(barrier);
+            boolean checkpoint = checkpointDue.getAsBoolean();
+            if (checkpoint) {
+                checkpointBarrier = barrier;
+            }
             for (int peer = 1; peer < context.clusterSize(); peer++) {
-                peers.sendControl(peer, MessageType.BARRIER_RELEASE, barrier);
+                peers.sendControl(peer, MessageType.BARRIER_RELEASE, checkpoint ? barrier | CHECKPOINT_FLAG : barrier);
             }
             released = Math.max(released, barrier);
             notifyAll();

@@ -1,13 +1,18 @@
 package io.adaps.node;
 
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.CheckpointResult;
+import io.adaps.api.CheckpointTicket;
 import io.adaps.api.ClusterException;
 import io.adaps.api.NodeMetrics;
+import io.adaps.api.RestoredCheckpoint;
 import io.adaps.api.Table;
 import io.adaps.api.Worker;
 import io.adaps.context.NodeContext;
@@ -39,15 +44,23 @@ public final class LocalNode implements AdaPS {
     private final Relocator relocator;
     /** Per table its sampling pool, or {@code null}. */
     private final SamplePool[] pools;
+    private final NodeCheckpoints checkpoints;
+    private final CheckpointSchedule schedule;
+    /** {@code null} for a node that started fresh. */
+    private final RestoredCheckpoint restored;
 
     LocalNode(NodeContext context, Workers workers, ClusterBarrier barrier, AdaptiveManager manager, Relocator relocator,
-              SamplePool[] pools) {
+              SamplePool[] pools, NodeCheckpoints checkpoints, CheckpointSchedule schedule,
+              RestoredCheckpoint restored) {
         this.context = context;
         this.workers = workers;
         this.barrier = barrier;
         this.manager = manager;
         this.relocator = relocator;
         this.pools = pools;
+        this.checkpoints = checkpoints;
+        this.schedule = schedule;
+        this.restored = restored;
     }
 
     /** The parts of the node shared by its components (for tests that look inside a node). */
@@ -91,10 +104,17 @@ public final class LocalNode implements AdaPS {
         return workers.create();
     }
 
+    /**
+     * Also takes a periodic checkpoint when one is due (see {@link CheckpointSchedule}): the cut
+     * and the copy of the rows here, the files in the background.
+     */
     @Override
     public void barrier() {
         context.checkOpen();
         if (!context.config().isCluster()) {
+            if (schedule.takeIfDue()) {
+                checkpoints.checkpointAsync(schedule.dir());
+            }
             return;
         }
         barrier.await();
@@ -112,6 +132,31 @@ public final class LocalNode implements AdaPS {
                 LOG.debug("node {}: refresh after barrier {}: {}", nodeId(), passed, e.getMessage());
             }
         }
+        if (barrier.checkpointAt(passed)) {
+            checkpoints.checkpointAsync(schedule.dir());
+        }
+    }
+
+    @Override
+    public CheckpointResult checkpoint(Path dir) {
+        context.checkOpen();
+        return checkpoints.checkpoint(dir);
+    }
+
+    @Override
+    public CheckpointTicket checkpointAsync(Path dir) {
+        context.checkOpen();
+        return checkpoints.checkpointAsync(dir);
+    }
+
+    @Override
+    public Optional<CheckpointResult> lastCheckpoint() {
+        return Optional.ofNullable(checkpoints.last());
+    }
+
+    @Override
+    public Optional<RestoredCheckpoint> restoredFrom() {
+        return Optional.ofNullable(restored);
     }
 
     @Override

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import io.adaps.api.AdaPS;
 import io.adaps.api.NodeFactory;
 import io.adaps.api.NodeSettings;
+import io.adaps.api.RestoredCheckpoint;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.Table;
 import io.adaps.api.TableSpec;
@@ -18,6 +19,7 @@ import io.adaps.api.Technique;
 import io.adaps.api.transport.Transport;
 import io.adaps.api.transport.TransportConfig;
 import io.adaps.api.transport.TransportProvider;
+import io.adaps.checkpoint.CheckpointRestorer;
 import io.adaps.context.NodeConfig;
 import io.adaps.context.NodeContext;
 import io.adaps.context.Peers;
@@ -67,7 +69,10 @@ public final class NodeBootstrap implements NodeFactory {
      */
     public static LocalNode start(NodeSettings settings, NanoClock clock) {
         NodeConfig config = check(settings);
-        TableStore[] stores = allocate(config);
+        CheckpointRestorer restore = settings.restoreFrom() == null ? null
+                : CheckpointRestorer.open(settings.restoreFrom(), Schema.describeTables(config.tables()), config.tables());
+        TableStore[] stores = allocate(config, restore);
+        RestoredCheckpoint restored = restore == null ? null : restore.restored();
         Transport transport = null;
         TransportConfig transportConfig = null;
         if (config.isCluster()) {
@@ -79,7 +84,8 @@ public final class NodeBootstrap implements NodeFactory {
                 ? new LocationCache(config.tables().stream().mapToLong(Table::rows).toArray()) : null;
         NodeContext context = new NodeContext(config, stores, locations, peers, clock);
         Dispatcher dispatcher = new Dispatcher(context);
-        ClusterBarrier barrier = new ClusterBarrier(context);
+        CheckpointSchedule schedule = new CheckpointSchedule(settings.checkpointDir(), settings.checkpointEvery(), clock);
+        ClusterBarrier barrier = new ClusterBarrier(context, schedule::takeIfDue);
         SamplePool[] pools = pools(config);
         Relocator relocator = null;
         CallRegistry calls = null;
@@ -100,10 +106,14 @@ public final class NodeBootstrap implements NodeFactory {
             route(dispatcher, requests, relocator, calls, home, manager, barrier, config.nodeId());
         }
         Sampler[] samplers = samplers(config, stores, pools, manager);
-        Workers workers = new Workers(new WorkerServices(context, relocator, calls, manager, inFlight, samplers));
+        Workers workers = new Workers(new WorkerServices(context, relocator, calls, manager, inFlight, samplers,
+                restored));
         peers.onFailure(failure -> workers.unparkAll());
         peers.onFailure(failure -> barrier.onPeerFailure());
-        LocalNode node = new LocalNode(context, workers, barrier, manager, relocator, pools);
+        NodeCheckpoints checkpoints = new NodeCheckpoints(context, workers, barrier, manager, relocator,
+                settings.checkpointsKept());
+        LocalNode node = new LocalNode(context, workers, barrier, manager, relocator, pools, checkpoints, schedule,
+                restored);
         peers.connect(dispatcher, dispatcher);
         if (manager != null) {
             manager.start();
@@ -191,17 +201,21 @@ public final class NodeBootstrap implements NodeFactory {
 
     /**
      * The stores of the tables, holding the rows this node is home of (every row on a cluster of
-     * one) and, under {@link Technique#FULL_REPLICATION}, replicas of every other row whose rule
-     * accumulates.
+     * one), initialized or, with {@code restore}, as the checkpoint saved them, and, under
+     * {@link Technique#FULL_REPLICATION}, replicas of every other row whose rule accumulates.
      */
-    private static TableStore[] allocate(NodeConfig config) {
+    private static TableStore[] allocate(NodeConfig config, CheckpointRestorer restore) {
         List<Table> tables = config.tables();
         TableStore[] stores = new TableStore[tables.size()];
         for (Table table : tables) {
             TableStore store = new TableStore(table.spec(), config.nodeId(), config.clusterSize());
-            for (long row = 0; row < table.rows(); row++) {
-                if (!config.isCluster() || config.home(table, row) == config.nodeId()) {
-                    store.allocate(row, SlotKind.OWNED);
+            if (restore != null) {
+                restore.load(table, store, row -> !config.isCluster() || config.home(table, row) == config.nodeId());
+            } else {
+                for (long row = 0; row < table.rows(); row++) {
+                    if (!config.isCluster() || config.home(table, row) == config.nodeId()) {
+                        store.allocate(row, SlotKind.OWNED);
+                    }
                 }
             }
             if (config.technique() == Technique.FULL_REPLICATION && config.isCluster()

@@ -17,10 +17,18 @@ final class Schema {
     }
 
     static String describe(List<Table> tables, Partitioning partitioning) {
+        return describeTables(tables) + ";partitioning=" + partitioning;
+    }
+
+    /**
+     * The tables alone, as a checkpoint's manifest records them: a checkpoint restores onto
+     * any partitioning (each node loads the rows it is home of), but only onto the same tables.
+     */
+    static String describeTables(List<Table> tables) {
         return tables.stream()
                 .map(t -> t.name() + ":" + t.rows() + "x" + t.valueLength() + ":" + t.spec().initializer().descriptor() + ":"
                         + t.spec().updateRule().descriptor() + sampling(t))
-                .collect(Collectors.joining(";", "", ";partitioning=" + partitioning));
+                .collect(Collectors.joining(";"));
     }
 
     /**

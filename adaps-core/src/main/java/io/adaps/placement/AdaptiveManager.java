@@ -193,6 +193,34 @@ public final class AdaptiveManager implements AutoCloseable {
         sync.checkFailure(round);
     }
 
+    /**
+     * Stops carrying out placements (they wait until {@link #resumePlacements()}) and waits until
+     * the manager thread has finished any it was carrying out: from then on this node starts no
+     * relocation and no replica. Rounds go on. For checkpoints.
+     *
+     * @throws ClusterException if the manager did not pause within the operation timeout
+     */
+    public void pausePlacements() {
+        placements.pause();
+        wake();
+        BoundedWait wait = BoundedWait.forPolling(context.clock()).start(context.config().operationTimeout().toNanos());
+        while (!placements.pauseSeen()) {
+            context.checkOpen();
+            if (!wait.idle()) {
+                placements.resume();
+                throw new ClusterException("node " + context.nodeId() + ": the adaptive manager did not pause its "
+                        + "placements within " + context.config().operationTimeout());
+            }
+            wake();
+        }
+    }
+
+    /** Carries out placements again, those received while paused first. */
+    public void resumePlacements() {
+        placements.resume();
+        wake();
+    }
+
     /** A PLACEMENT from a home, for the manager thread. Transport threads. */
     public void onPlacement(int peer, Message placement) {
         placements.onPlacement(placement);

@@ -44,6 +44,8 @@ final class PlacementAgent implements Agent {
     private final ActiveKeys active;
     private final ReplicaSync sync;
     private final InFlightPushes inFlight;
+    private volatile boolean paused;
+    private volatile boolean pauseSeen;
     private final LongSupplier tickets;
     private final BoundedWait wait;
     /** PLACEMENT entries received: key, action, owner. Guarded by {@code placedKeys}. */
@@ -84,8 +86,32 @@ final class PlacementAgent implements Agent {
         }
     }
 
+    /**
+     * While set, no placement is carried out (they wait, as received, until {@link #resume}): no
+     * relocation or replica starts here, as a checkpoint needs. Any thread.
+     */
+    void pause() {
+        pauseSeen = false;
+        paused = true;
+    }
+
+    /** Whether the manager thread saw the pause at the start of a duty cycle: no placement is under way. */
+    boolean pauseSeen() {
+        return pauseSeen;
+    }
+
+    /** Carries out placements again. Any thread. */
+    void resume() {
+        paused = false;
+    }
+
     @Override
     public int doWork() {
+        if (paused) {
+            pauseSeen = true;
+            observeLocalizes();
+            return 0;
+        }
         int work = applyPlacements();
         observeLocalizes();
         return work;

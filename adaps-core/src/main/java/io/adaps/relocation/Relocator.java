@@ -134,6 +134,19 @@ public final class Relocator {
         return relocationsOut.sum();
     }
 
+    /**
+     * Rows on their way here now (asked for and not yet installed). Zero while no localize is
+     * started means every move towards this node has settled: what a checkpoint waits for.
+     */
+    public int incomingRows() {
+        lock.lock();
+        try {
+            return incoming.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Requested rows this node did not hold and passed on towards their holder. */
     public long forwarded() {
         return forwarded.sum();

@@ -274,6 +274,21 @@ final class SlotSlab {
         return held;
     }
 
+    /**
+     * Copies the value and rule state ({@link #ruleLength()} floats) of {@code row}, held in
+     * {@code slot}, to {@code dst} under the slot's lock, leaving them unchanged; {@code false}
+     * (with {@code dst} untouched) if the slot does not hold the row.
+     */
+    boolean copyOut(int slot, int row, float[] dst, int dstOffset) {
+        int locked = lockIfHolds(slot, row);
+        if (locked == 0) {
+            return false;
+        }
+        System.arraycopy(values[slot >>> shift], (slot & mask) * stride, dst, dstOffset, ruleLength);
+        unlock(slot, locked);
+        return true;
+    }
+
     /** The chunk holding {@code slot}'s floats; see {@link #offset}. */
     float[] chunk(int slot) {
         return values[slot >>> shift];

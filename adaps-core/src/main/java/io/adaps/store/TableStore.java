@@ -424,6 +424,25 @@ public final class TableStore {
         return (int) INDEX.getAcquire(index, r) != ABSENT && (byte) PENDING.getVolatile(pending, r) == 0;
     }
 
+    /**
+     * Copies the value and rule state (a whole {@link #stride()}) of the owned {@code row} to
+     * {@code dst}, from one stable state, changing nothing: what a checkpoint saves.
+     *
+     * @return whether the row is owned here (if not, {@code dst} is untouched)
+     */
+    public boolean copyOwned(long row, float[] dst, int dstOffset) {
+        int r = (int) row;
+        for (;;) {
+            int slot = (int) INDEX.getAcquire(index, r);
+            if (slot < 0) {
+                return false;
+            }
+            if (owned.copyOut(slot, r, dst, dstOffset)) {
+                return true;
+            }
+        }
+    }
+
     /** Whether {@code row} is held here as an owned row. */
     public boolean owns(long row) {
         return (int) INDEX.getAcquire(index, (int) row) >= 0;

@@ -5,10 +5,12 @@ import static io.adaps.util.Checks.checkRange;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Optional;
 import java.util.SplittableRandom;
 
 import io.adaps.api.ClusterException;
 import io.adaps.api.KeyDistribution;
+import io.adaps.api.RestoredCheckpoint;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.Table;
 import io.adaps.api.TableView;
@@ -213,6 +215,20 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         return next;
     }
 
+    @Override
+    public void checkpointState(byte[] state) {
+        checkUsable();
+        checkNotNull(state, "state");
+        registry.saveState(id, state.clone());
+    }
+
+    @Override
+    public Optional<byte[]> restoredState() {
+        checkUsable();
+        RestoredCheckpoint restored = services.restored();
+        return restored == null ? Optional.empty() : restored.state(context.nodeId(), id);
+    }
+
     /** The clock, read by the manager thread. */
     long clockForManager() {
         return clock;
@@ -248,7 +264,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
             if (requester != null) {
                 services.calls().unregister(id, requester);
             }
-            registry.release(this, ticketsIssued);
+            registry.release(this, ticketsIssued, clock);
         }
     }
 

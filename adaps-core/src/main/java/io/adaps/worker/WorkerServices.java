@@ -1,5 +1,6 @@
 package io.adaps.worker;
 
+import io.adaps.api.RestoredCheckpoint;
 import io.adaps.context.NodeContext;
 import io.adaps.placement.AdaptiveManager;
 import io.adaps.relocation.Relocator;
@@ -16,7 +17,9 @@ import io.adaps.sampling.Sampler;
  * @param manager   the adaptive manager; {@code null} if the node has none
  * @param inFlight  counts pushes on their way; {@code null} unless replicas are created on intent
  * @param samplers  per table its sampler, {@code null} for tables that are not sampled
+ * @param restored  the checkpoint the node was restored from, or {@code null}
  */
 public record WorkerServices(NodeContext context, Relocator relocator, CallRegistry calls, AdaptiveManager manager,
-                             InFlightPushes inFlight, Sampler[] samplers) {
+                             InFlightPushes inFlight, Sampler[] samplers,
+                             RestoredCheckpoint restored) {
 }

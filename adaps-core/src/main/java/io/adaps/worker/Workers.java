@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 
+import io.adaps.api.RestoredCheckpoint.SavedWorker;
 import io.adaps.api.WorkerMetrics;
 import io.adaps.rpc.CallRegistry;
 import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
@@ -28,6 +29,10 @@ public final class Workers {
     private final IntArrayFIFOQueue freeIds = new IntArrayFIFOQueue();
     /** Per id ever handed out: the last ticket its workers issued. */
     private final LongArrayList lastTickets = new LongArrayList();
+    /** Per id ever handed out: its last closed worker's clock. */
+    private final LongArrayList lastClocks = new LongArrayList();
+    /** Per id ever handed out: what its workers saved for checkpoints, or {@code null}. */
+    private final List<byte[]> states = new ArrayList<>();
     private final long[] closedCounters = new long[NodeWorker.COUNTERS];
     private long created;
 
@@ -47,6 +52,8 @@ public final class Workers {
         } else if (lastTickets.size() < MAX_OPEN) {
             id = lastTickets.size();
             lastTickets.add(0);
+            lastClocks.add(0);
+            states.add(null);
         } else {
             throw new IllegalStateException("workers=" + MAX_OPEN + " open (expected fewer open workers per node; "
                     + "close workers that are done)");
@@ -57,13 +64,38 @@ public final class Workers {
         return worker;
     }
 
-    /** Takes back the id of {@code worker}, which closed after issuing tickets up to {@code lastTicket}. */
-    synchronized void release(NodeWorker worker, long lastTicket) {
+    /**
+     * Takes back the id of {@code worker}, which closed after issuing tickets up to
+     * {@code lastTicket}, at clock {@code clock}.
+     */
+    synchronized void release(NodeWorker worker, long lastTicket, long clock) {
         if (open.remove(worker)) {
             worker.addCounters(closedCounters);
             lastTickets.set(worker.id(), lastTicket);
+            lastClocks.set(worker.id(), clock);
             freeIds.enqueue(worker.id());
         }
+    }
+
+    /** Keeps {@code state} as what checkpoints save for worker id {@code id}. */
+    synchronized void saveState(int id, byte[] state) {
+        states.set(id, state);
+    }
+
+    /**
+     * Every worker id handed out so far, with its clock (the open worker's now, else its last
+     * closed one's) and what it saved, for a checkpoint of node {@code node}.
+     */
+    public synchronized List<SavedWorker> saved(int node) {
+        long[] clocks = lastClocks.toLongArray();
+        for (NodeWorker worker : open) {
+            clocks[worker.id()] = worker.clockForManager();
+        }
+        List<SavedWorker> saved = new ArrayList<>(clocks.length);
+        for (int id = 0; id < clocks.length; id++) {
+            saved.add(new SavedWorker(node, id, clocks[id], states.get(id)));
+        }
+        return saved;
     }
 
     /** Unparks every open worker's thread, so that waiting workers notice a peer's failure. */

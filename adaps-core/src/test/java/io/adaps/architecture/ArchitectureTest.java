@@ -39,6 +39,7 @@ class ArchitectureTest {
     static final ArchRule rolesDependOneWay = layeredArchitecture().consideringOnlyDependenciesInLayers()
             .layer("Node").definedBy("io.adaps.node..")
             .layer("Worker").definedBy("io.adaps.worker..")
+            .layer("Checkpoint").definedBy("io.adaps.checkpoint..")
             .layer("Placement").definedBy("io.adaps.placement..")
             .layer("Rpc").definedBy("io.adaps.rpc..")
             .layer("Relocation").definedBy("io.adaps.relocation..")
@@ -51,6 +52,7 @@ class ArchitectureTest {
             .layer("Keys").definedBy("io.adaps.keys..")
             .whereLayer("Node").mayNotBeAccessedByAnyLayer()
             .whereLayer("Worker").mayOnlyBeAccessedByLayers("Node")
+            .whereLayer("Checkpoint").mayOnlyBeAccessedByLayers("Node")
             .whereLayer("Placement").mayOnlyBeAccessedByLayers("Worker", "Node")
             .whereLayer("Rpc").mayOnlyBeAccessedByLayers("Placement", "Worker", "Node")
             .whereLayer("Relocation").mayOnlyBeAccessedByLayers("Rpc", "Placement", "Worker", "Node")
@@ -59,7 +61,7 @@ class ArchitectureTest {
             .whereLayer("Intent").mayOnlyBeAccessedByLayers("Placement", "Worker", "Node")
             .whereLayer("Directory").mayOnlyBeAccessedByLayers("Context", "Relocation", "Rpc", "Placement", "Node")
             .whereLayer("Store").mayOnlyBeAccessedByLayers("Sampling", "Context", "Relocation", "Rpc", "Placement",
-                    "Worker", "Node")
+                    "Worker", "Checkpoint", "Node")
             .whereLayer("Protocol").mayOnlyBeAccessedByLayers("Context", "Relocation", "Rpc", "Placement", "Node")
             .whereLayer("Keys").mayOnlyBeAccessedByLayers("Context", "Relocation", "Rpc", "Placement", "Worker", "Node",
                     "Intent", "Sampling");

@@ -41,6 +41,19 @@ final class Internals {
         return local(node).context().store(table.id()).slotHighWaterMark();
     }
 
+    /**
+     * Copies the value and rule state of {@code row} of {@code table} into {@code dst} if
+     * {@code node} owns it now; {@code false} if it does not.
+     */
+    static boolean copyOwned(AdaPS node, Table table, long row, float[] dst) {
+        return local(node).context().store(table.id()).copyOwned(row, dst, 0);
+    }
+
+    /** Floats per owned row of {@code table}: its value and rule state. */
+    static int stride(AdaPS node, Table table) {
+        return local(node).context().store(table.id()).stride();
+    }
+
     private static LocalNode local(AdaPS node) {
         return (LocalNode) node;
     }

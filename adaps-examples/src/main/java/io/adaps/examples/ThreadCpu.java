@@ -68,6 +68,8 @@ public final class ThreadCpu {
     private double warmUpSeconds;
     private double steadySeconds;
     private int lastEpoch;
+    /** The first epoch timed, or 0 before any. */
+    private int firstEpoch;
     private long[] startTicks;
     private long startNanos;
 
@@ -81,11 +83,14 @@ public final class ThreadCpu {
     public double stop(int epoch) {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         long[] ticks = now();
-        long[] into = epoch == 1 ? warmUpTicks : steadyTicks;
+        if (firstEpoch == 0) {
+            firstEpoch = epoch; // 1, or the first epoch after the one a resumed run's checkpoint saved
+        }
+        long[] into = epoch == firstEpoch ? warmUpTicks : steadyTicks;
         for (int k = 0; k < ticks.length; k++) {
             into[k] += ticks[k] - startTicks[k];
         }
-        if (epoch == 1) {
+        if (epoch == firstEpoch) {
             warmUpSeconds += seconds;
         } else {
             steadySeconds += seconds;
@@ -95,15 +100,17 @@ public final class ThreadCpu {
     }
 
     /**
-     * The machine-readable lines of the epochs timed: epoch 1, then epochs 2 to the last, e.g.
+     * The machine-readable lines of the epochs timed: the first (epoch 1, or the first after a
+     * resumed checkpoint's), then the others up to the last, e.g.
      * {@code CPU node=0 epochs=2-10 wall=3.21 training=2.95 manager=0.12 transport=0.08 jit=0.03
      * gc=0.01 other=0.02}: seconds of processor time by kind of thread, and the epochs' wall time.
      */
     public List<String> lines(int node) {
         List<String> lines = new ArrayList<>(2);
-        lines.add(line(node, "1", warmUpSeconds, warmUpTicks));
-        if (lastEpoch > 1) {
-            lines.add(line(node, "2-" + lastEpoch, steadySeconds, steadyTicks));
+        int first = Math.max(1, firstEpoch);
+        lines.add(line(node, Integer.toString(first), warmUpSeconds, warmUpTicks));
+        if (lastEpoch > first) {
+            lines.add(line(node, (first + 1) + "-" + lastEpoch, steadySeconds, steadyTicks));
         }
         return lines;
     }

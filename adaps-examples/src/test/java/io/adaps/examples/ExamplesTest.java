@@ -42,6 +42,9 @@ class ExamplesTest {
             --test=t.mtx             ; --test=t.mtx (expected only together with --train)
             --train=missing.mtx      ; --train=missing.mtx (expected a readable file)
             --metrics-port=70000     ; --metrics-port=70000 (expected 0..65535)
+            --resume                 ; --resume (expected only together with --checkpoint-dir)
+            --checkpoint-every=2     ; --checkpoint-every=2 (expected only together with --checkpoint-dir)
+            --checkpoint-every=0     ; --checkpoint-every=0 (expected > 0)
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flag, String message) {
         CommandRun run = run("mf", flag);
@@ -124,6 +127,35 @@ class ExamplesTest {
         CommandRun run = run("mf", "--train=" + train);
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).contains("mf: " + train + ": line 4: '1 one 2' (expected 'row col value')");
+    }
+
+    @Test
+    void aResumedRunContinuesWithTheEpochAfterItsCheckpoint() throws IOException {
+        Path checkpoints = dir.resolve("checkpoints");
+        String[] flags = {"--threads=1", "--checkpoint-dir=" + checkpoints};
+        CommandRun whole = run(withSmall(concat(new String[] {"mf"}, flags)));
+        assertThat(whole.exitCode()).isZero();
+        assertThat(whole.out()).contains("checkpoint after epoch 1: training paused").contains("checkpoint 2 durable: "
+                + checkpoints.resolve("MANIFEST-00000002"));
+        // As if the run had died during epoch 2: its checkpoint never got published.
+        Files.delete(checkpoints.resolve("MANIFEST-00000002"));
+        CommandRun resumed = run(withSmall(concat(new String[] {"mf", "--resume"}, flags)));
+        assertThat(resumed.exitCode()).isZero();
+        assertThat(resumed.out()).contains("resumed from " + checkpoints.resolve("MANIFEST-00000001") + " after epoch 1")
+                .doesNotContain("initial model").doesNotContain("RESULT epoch=1 ");
+        // One thread on one node trains the same epoch the same way.
+        assertThat(resultLine(resumed.out(), 2).replaceAll("seconds=\\S+ ", "").replaceAll("bytes=\\S+ ", ""))
+                .isEqualTo(resultLine(whole.out(), 2).replaceAll("seconds=\\S+ ", "").replaceAll("bytes=\\S+ ", ""));
+    }
+
+    private static String resultLine(String out, int epoch) {
+        return out.lines().filter(line -> line.startsWith("RESULT epoch=" + epoch + " ")).findFirst().orElseThrow();
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
     }
 
     private Path writeMatrix(String name, String body) throws IOException {

@@ -1,9 +1,11 @@
 package io.adaps.examples.launch;
 
+import static io.adaps.examples.Checks.checkNonNegative;
 import static io.adaps.examples.Checks.checkPositive;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -37,12 +39,15 @@ import picocli.CommandLine.Spec;
                     + "seconds later; the exit code is that of the first node that failed, 0 if none did. Ctrl-C "
                     + "stops all nodes.",
             ""},
-        footer = {"", "Example: adaps-example launch --nodes 2 -- mf --threads 1"})
+        footer = {"", "Example: adaps-example launch --nodes 2 -- mf --threads 1",
+            "         adaps-example launch --nodes 3 --restarts 2 -- mf --checkpoint-dir /tmp/mf-checkpoints"})
 public final class LaunchCommand implements Callable<Integer> {
     /** The subcommand's name. */
     public static final String NAME = "launch";
     /** How long the other nodes may run on after one failed: long enough to notice and report it. */
     static final Duration FAILURE_GRACE = Duration.ofSeconds(5);
+    private static final String RESUME = "--resume";
+    private static final String CHECKPOINT_DIR = "--checkpoint-dir";
 
     @Spec
     private CommandSpec spec;
@@ -60,6 +65,12 @@ public final class LaunchCommand implements Callable<Integer> {
                     + "of its own as on a cluster of machines; with --nodes 1 the single node gets one core.")
     private boolean pinCores;
 
+    @Option(names = "--restarts", paramLabel = "N", defaultValue = "0",
+            description = "When a node fails, stop the others and start every node again with --resume, at most N "
+                    + "times; the application must take --checkpoint-dir, whose newest checkpoint the restarted "
+                    + "nodes continue from (default: ${DEFAULT-VALUE}).")
+    private int restarts;
+
     @Parameters(paramLabel = "APPLICATION", arity = "1..*",
             description = "The application and its flags, run on every node, e.g. mf --threads 1.")
     private List<String> application;
@@ -67,14 +78,32 @@ public final class LaunchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         validate();
-        LocalCluster.Spec cluster = new LocalCluster.Spec(nodes, Examples.class.getName(), application,
-                System.getProperty("java.class.path"), heap, FAILURE_GRACE, pinCores);
         PrefixedConsole console = new PrefixedConsole(spec.commandLine().getOut(), spec.commandLine().getErr());
+        List<String> args = application;
+        for (int restart = 0; ; restart++) {
+            LocalCluster.Outcome outcome = run(args, console);
+            if (outcome.exitCode() == 0 || restart == restarts) {
+                return outcome.exitCode();
+            }
+            spec.commandLine().getErr().printf("launch: node %d failed (exit code %d); starting every node again with "
+                    + "--resume (restart %d of %d)%n", outcome.failedNode(), outcome.exitCode(), restart + 1, restarts);
+            spec.commandLine().getErr().flush();
+            if (!args.contains(RESUME)) {
+                args = new ArrayList<>(args);
+                args.add(RESUME);
+            }
+        }
+    }
+
+    /** Runs {@code args} on a fresh cluster until every node has exited. */
+    private LocalCluster.Outcome run(List<String> args, PrefixedConsole console) throws IOException, InterruptedException {
+        LocalCluster.Spec cluster = new LocalCluster.Spec(nodes, Examples.class.getName(), args,
+                System.getProperty("java.class.path"), heap, FAILURE_GRACE, pinCores);
         try (LocalCluster running = LocalCluster.start(cluster, console)) {
             Thread cleanup = new Thread(running::close, "adaps-launch-cleanup");
             Runtime.getRuntime().addShutdownHook(cleanup);
             try {
-                return running.await().exitCode();
+                return running.await();
             } finally {
                 removeHook(cleanup);
             }
@@ -85,8 +114,13 @@ public final class LaunchCommand implements Callable<Integer> {
         try {
             checkPositive(nodes, "--nodes");
             LocalCluster.Spec.checkHeap(heap, "--heap");
+            checkNonNegative(restarts, "--restarts");
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (restarts > 0 && application.stream().noneMatch(arg -> arg.startsWith(CHECKPOINT_DIR))) {
+            throw new ParameterException(spec.commandLine(), "--restarts=" + restarts + " (expected an application "
+                    + "with " + CHECKPOINT_DIR + ", whose newest checkpoint the restarted nodes resume from)");
         }
         Set<String> applications = new TreeSet<>(spec.parent().subcommands().keySet());
         applications.remove(NAME);

@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import io.adaps.api.AdaPS;
 import io.adaps.api.ClusterException;
 import io.adaps.api.Technique;
+import io.adaps.examples.Checkpointing;
 import io.adaps.examples.Checks;
 import io.adaps.examples.Seeds;
 import io.adaps.examples.metrics.MetricsEndpoint;
@@ -114,6 +115,20 @@ public final class MfCommand implements Callable<Integer> {
             description = "Seed of everything random: data, split, shuffle, initial model (default: ${DEFAULT-VALUE}).")
     private long seed;
 
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+            description = "Checkpoints the model after every --checkpoint-every-th epoch and after the last into DIR, "
+                    + "which every node can reach (default: no checkpoints).")
+    private Path checkpointDir;
+
+    @Option(names = "--checkpoint-every", paramLabel = "EPOCHS", defaultValue = "1",
+            description = "With --checkpoint-dir: epochs between checkpoints (default: ${DEFAULT-VALUE}).")
+    private int checkpointEvery;
+
+    @Option(names = "--resume",
+            description = "With --checkpoint-dir: start from its newest checkpoint, if it holds one, with the epoch "
+                    + "after the one it saved; give the same options as the run that wrote it.")
+    private boolean resume;
+
     @Option(names = "--train", paramLabel = "FILE",
             description = "Training entries, a Matrix Market coordinate file.")
     private Path trainFile;
@@ -162,7 +177,8 @@ public final class MfCommand implements Callable<Integer> {
         double loadSeconds = (System.nanoTime() - start) / 1e9;
         PrintWriter out = spec.commandLine().getOut();
         MfData train = data.train();
-        try (AdaPS node = startNode(train);
+        Checkpointing checkpoints = new Checkpointing(checkpointDir, checkpointEvery, resume);
+        try (AdaPS node = startNode(train, checkpoints);
              MetricsEndpoint served = metrics.startFor(node, out);
              MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, learningRate, regularization,
                      threads, batch)) {
@@ -178,7 +194,7 @@ public final class MfCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "entries: %d train, %d test, of a %d x %d matrix (%.2f s to load)%n",
                         train.size(), data.test().size(), train.numRows(), train.numCols(), loadSeconds);
             }
-            new MfRun(node, trainer, plan, train.size(), out).run(epochs);
+            new MfRun(node, trainer, plan, train.size(), out, checkpoints).run(epochs);
             node.barrier();
         }
         return 0;
@@ -192,6 +208,7 @@ public final class MfCommand implements Callable<Integer> {
             checkPositive(epochs, "--epochs");
             checkPositive(threads, "--threads");
             checkPositive(batch, "--batch");
+            checkPositive(checkpointEvery, "--checkpoint-every");
             // Without the flag, the value came from the environment: name where it came from.
             technique = Checks.checkOneOf(Technique.class, techniqueName,
                     spec.commandLine().getParseResult().hasMatchedOption("--technique") ? "--technique"
@@ -205,6 +222,11 @@ public final class MfCommand implements Callable<Integer> {
             Checks.checkNonNegativeFinite(zipf, "--zipf");
         } catch (IllegalArgumentException e) {
             throw usageError(e.getMessage());
+        }
+        boolean everyGiven = spec.commandLine().getParseResult().hasMatchedOption("--checkpoint-every");
+        if (checkpointDir == null && (resume || everyGiven)) {
+            throw usageError((resume ? "--resume" : "--checkpoint-every=" + checkpointEvery)
+                    + " (expected only together with --checkpoint-dir)");
         }
         if (trainFile == null) {
             if (testFile != null) {
@@ -268,13 +290,14 @@ public final class MfCommand implements Callable<Integer> {
     /**
      * Starts this process's node: a single node, or the node the environment names (see
      * {@link AdaPS.Builder#fromEnvironment()}), holding the factor tables and the evaluation sums,
-     * with {@code --technique} (which wins over {@code ADAPS_TECHNIQUE}, its default).
+     * with {@code --technique} (which wins over {@code ADAPS_TECHNIQUE}, its default), restored from
+     * the newest checkpoint with {@code --resume}.
      */
-    private AdaPS startNode(MfData train) {
+    private AdaPS startNode(MfData train, Checkpointing checkpoints) {
         AdaPS.Builder builder = MfTables.builder(train.numRows(), train.numCols(), rank,
                 Seeds.derive(seed, MODEL_SEED, 0)).table(ClusterStats.spec(epochs + 1));
         try {
-            return builder.fromEnvironment().technique(technique).build();
+            return checkpoints.configure(builder.fromEnvironment().technique(technique)).build();
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ClusterException("cluster configuration from the environment: " + e.getMessage(), e);
         }

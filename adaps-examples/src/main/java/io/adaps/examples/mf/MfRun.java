@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 import io.adaps.api.AdaPS;
+import io.adaps.examples.Checkpointing;
 import io.adaps.examples.ThreadCpu;
 import io.adaps.examples.mf.RunOutput.Accesses;
 import me.tongfei.progressbar.ProgressBar;
@@ -28,35 +29,50 @@ final class MfRun {
     private final long clusterTrainEntries;
     private final ClusterStats stats;
     private final PrintWriter out;
+    private final Checkpointing checkpoints;
 
     /**
      * A run of {@code trainer} on {@code node} as {@code plan} says.
      *
      * @param clusterTrainEntries the training entries of all nodes
      * @param out                 where the reports go
+     * @param checkpoints         when to checkpoint, and whether the run resumed from one
      */
-    MfRun(AdaPS node, MfTrainer trainer, EpochPlan plan, long clusterTrainEntries, PrintWriter out) {
+    MfRun(AdaPS node, MfTrainer trainer, EpochPlan plan, long clusterTrainEntries, PrintWriter out,
+          Checkpointing checkpoints) {
         this.node = node;
         this.trainer = trainer;
         this.plan = plan;
         this.clusterTrainEntries = clusterTrainEntries;
         this.stats = new ClusterStats(node);
         this.out = out;
+        this.checkpoints = checkpoints;
     }
 
-    /** Evaluates the initial model, then trains and evaluates {@code epochs} epochs. */
+    /**
+     * Evaluates the initial model, then trains and evaluates {@code epochs} epochs; a run resumed
+     * from a checkpoint starts with the epoch after the one it saved.
+     */
     void run(int epochs) {
         if (node.clusterSize() > 1) {
             out.printf(Locale.ROOT, "node %d of %d: trains on %d entries, tests on %d%n", node.nodeId(),
                     node.clusterSize(), plan.train().size(), plan.test().size());
         }
-        ClusterStats.Round initial = evaluate(0, new Accesses(0, 0));
-        if (reports()) {
-            out.printf(Locale.ROOT, "epoch %3d: %-57s train RMSE %.4f, test RMSE %.4f%n", 0, "initial model",
-                    initial.trainRmse(), initial.testRmse());
+        int done = checkpoints.begin(node);
+        if (done > 0) {
+            if (reports()) {
+                out.printf(Locale.ROOT, "resumed from %s after epoch %d%n", node.restoredFrom().orElseThrow().manifest(),
+                        done);
+            }
+        } else {
+            ClusterStats.Round initial = evaluate(0, new Accesses(0, 0));
+            if (reports()) {
+                out.printf(Locale.ROOT, "epoch %3d: %-57s train RMSE %.4f, test RMSE %.4f%n", 0, "initial model",
+                        initial.trainRmse(), initial.testRmse());
+            }
         }
         ThreadCpu cpu = new ThreadCpu();
-        for (int epoch = 1; epoch <= epochs; epoch++) {
+        for (int epoch = done + 1; epoch <= epochs; epoch++) {
             Accesses before = Accesses.of(node.metrics());
             double seconds;
             // The bar is made before the clock starts: finding out about the console takes tens of
@@ -68,7 +84,7 @@ final class MfRun {
                 // first node with intent when the others come later than the decision delay).
                 node.barrier();
                 cpu.start();
-                plan.epoch(trainer, bar == null ? done -> { } : bar::stepBy);
+                plan.epoch(trainer, bar == null ? entries -> { } : bar::stepBy);
                 node.barrier();
                 seconds = cpu.stop(epoch);
             }
@@ -83,7 +99,9 @@ final class MfRun {
                         node.metrics().bytesSent(), clusterTrainEntries));
                 out.flush();
             }
+            checkpoints.afterEpoch(node, epoch, epochs, out);
         }
+        checkpoints.finish(node, out);
         cpu.lines(node.nodeId()).forEach(out::println);
         RunOutput.printSummary(out, node.metrics());
     }

@@ -16,6 +16,7 @@ import io.adaps.api.AdaPS;
 import io.adaps.api.ClusterException;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
+import io.adaps.examples.Checkpointing;
 import io.adaps.examples.Checks;
 import io.adaps.examples.Seeds;
 import io.adaps.examples.metrics.MetricsEndpoint;
@@ -125,6 +126,21 @@ public final class W2vCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     private long seed;
 
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+            description = "Checkpoints the model after every --checkpoint-every-th epoch and after the last into DIR, "
+                    + "which every node can reach (default: no checkpoints).")
+    private Path checkpointDir;
+
+    @Option(names = "--checkpoint-every", paramLabel = "EPOCHS", defaultValue = "1",
+            description = "With --checkpoint-dir: epochs between checkpoints (default: ${DEFAULT-VALUE}).")
+    private int checkpointEvery;
+
+    @Option(names = "--resume",
+            description = "With --checkpoint-dir: start from its newest checkpoint, if it holds one, with the epoch "
+                    + "after the one it saved and each thread's learning rate where it was; give the same options as "
+                    + "the run that wrote it.")
+    private boolean resume;
+
     @Option(names = "--max-lines", paramLabel = "N",
             description = "Reads only the first N lines of the corpus (default: all).")
     private Long maxLines;
@@ -157,7 +173,8 @@ public final class W2vCommand implements Callable<Integer> {
         double loadSeconds = (System.nanoTime() - start) / 1e9;
         PrintWriter out = spec.commandLine().getOut();
         SgnsSettings settings = new SgnsSettings(window, negatives, learningRate, epochs);
-        try (AdaPS node = startNode(vocabulary); MetricsEndpoint served = metrics.startFor(node, out)) {
+        Checkpointing checkpoints = new Checkpointing(checkpointDir, checkpointEvery, resume);
+        try (AdaPS node = startNode(vocabulary, checkpoints); MetricsEndpoint served = metrics.startFor(node, out)) {
             ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(node.nodeId(), node.clusterSize()), threads,
                     ChunkSchedule.DEFAULT_CHUNK_WORDS);
             try (W2vTrainer trainer = new W2vTrainer(node, schedule, new Subsampler(vocabulary, subsample), settings,
@@ -165,8 +182,8 @@ public final class W2vCommand implements Callable<Integer> {
                 if (node.nodeId() == 0) {
                     printHeader(out, counts, split, node, loadSeconds);
                 }
-                new W2vRun(node, trainer, split, vocabulary, settings, Seeds.derive(seed, HELD_OUT_SEED, 0), out)
-                        .run(epochs);
+                new W2vRun(node, trainer, split, vocabulary, settings, Seeds.derive(seed, HELD_OUT_SEED, 0), out,
+                        checkpoints).run(epochs);
             }
             node.barrier();
         }
@@ -204,6 +221,7 @@ public final class W2vCommand implements Callable<Integer> {
             checkPositiveFinite(learningRate, "--lr");
             checkPositive(epochs, "--epochs");
             checkPositive(threads, "--threads");
+            checkPositive(checkpointEvery, "--checkpoint-every");
             technique = Checks.checkOneOf(Technique.class, techniqueName, source("--technique",
                     "ADAPS_TECHNIQUE"));
             sampling = Checks.checkOneOf(SamplingScheme.class, samplingName, source("--sampling",
@@ -213,6 +231,11 @@ public final class W2vCommand implements Callable<Integer> {
             }
         } catch (IllegalArgumentException e) {
             throw usageError(e.getMessage());
+        }
+        boolean everyGiven = spec.commandLine().getParseResult().hasMatchedOption("--checkpoint-every");
+        if (checkpointDir == null && (resume || everyGiven)) {
+            throw usageError((resume ? "--resume" : "--checkpoint-every=" + checkpointEvery)
+                    + " (expected only together with --checkpoint-dir)");
         }
         if (corpusFiles != null) {
             for (Path file : corpusFiles) {
@@ -235,13 +258,14 @@ public final class W2vCommand implements Callable<Integer> {
     /**
      * Starts this process's node: a single node, or the node the environment names (see
      * {@link AdaPS.Builder#fromEnvironment()}), holding the word vectors and the evaluation sums,
-     * with {@code --technique} and {@code --sampling} (which win over the environment, their defaults).
+     * with {@code --technique} and {@code --sampling} (which win over the environment, their defaults),
+     * restored from the newest checkpoint with {@code --resume}.
      */
-    private AdaPS startNode(Vocabulary vocabulary) {
+    private AdaPS startNode(Vocabulary vocabulary, Checkpointing checkpoints) {
         AdaPS.Builder builder = W2vTables.declare(AdaPS.builder(), vocabulary, dim, Seeds.derive(seed, MODEL_SEED, 0))
                 .table(ClusterStats.spec(W2vRun.STATS_TABLE, epochs + 1));
         try {
-            return builder.fromEnvironment().technique(technique).sampling(sampling).build();
+            return checkpoints.configure(builder.fromEnvironment().technique(technique).sampling(sampling)).build();
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ClusterException("cluster configuration from the environment: " + e.getMessage(), e);
         }

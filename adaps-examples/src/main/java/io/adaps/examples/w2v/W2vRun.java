@@ -8,6 +8,7 @@ import java.util.stream.IntStream;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.NodeMetrics;
+import io.adaps.examples.Checkpointing;
 import io.adaps.examples.ThreadCpu;
 import io.adaps.examples.mf.ClusterStats;
 import io.adaps.examples.mf.RunOutput;
@@ -42,6 +43,7 @@ final class W2vRun {
     private final long seed;
     private final ClusterStats stats;
     private final PrintWriter out;
+    private final Checkpointing checkpoints;
     /** Node 0's evaluator and what it evaluates; {@code null} on other nodes. */
     private final W2vEvaluator evaluator;
     private final WordGroups groups;
@@ -51,10 +53,11 @@ final class W2vRun {
      * A run of {@code trainer} on {@code node}, which declares {@link #STATS_TABLE}.
      *
      * @param seed seeds the held-out negatives
-     * @param out  where the reports go
+     * @param out         where the reports go
+     * @param checkpoints when to checkpoint, and whether the run resumed from one
      */
     W2vRun(AdaPS node, W2vTrainer trainer, CorpusSplit split, Vocabulary vocabulary, SgnsSettings settings,
-           long seed, PrintWriter out) {
+           long seed, PrintWriter out, Checkpointing checkpoints) {
         this.node = node;
         this.trainer = trainer;
         this.split = split;
@@ -63,24 +66,36 @@ final class W2vRun {
         this.seed = seed;
         this.stats = new ClusterStats(node, STATS_TABLE);
         this.out = out;
+        this.checkpoints = checkpoints;
         this.evaluator = reports() ? new W2vEvaluator(node) : null;
         this.groups = new WordGroups(vocabulary);
         this.queries = queries(vocabulary);
     }
 
-    /** Evaluates the initial model, then trains and evaluates {@code epochs} epochs. */
+    /**
+     * Evaluates the initial model, then trains and evaluates {@code epochs} epochs; a run resumed
+     * from a checkpoint starts with the epoch after the one it saved.
+     */
     void run(int epochs) {
         if (node.clusterSize() > 1) {
             out.printf(Locale.ROOT, "node %d of %d: trains on %d words%n", node.nodeId(), node.clusterSize(),
                     trainer.words());
         }
-        Report initial = evaluate(0, new W2vTrainer.Epoch(0, 0), new Accesses(0, 0));
-        if (reports()) {
-            out.printf(Locale.ROOT, "epoch %3d: %-72s held-out loss %.4f, similarity %.4f%n", 0, "initial model",
-                    initial.round().testMean(), initial.evaluation().similarity());
+        int done = checkpoints.begin(node);
+        if (done > 0) {
+            if (reports()) {
+                out.printf(Locale.ROOT, "resumed from %s after epoch %d%n", node.restoredFrom().orElseThrow().manifest(),
+                        done);
+            }
+        } else {
+            Report initial = evaluate(0, new W2vTrainer.Epoch(0, 0), new Accesses(0, 0));
+            if (reports()) {
+                out.printf(Locale.ROOT, "epoch %3d: %-72s held-out loss %.4f, similarity %.4f%n", 0, "initial model",
+                        initial.round().testMean(), initial.evaluation().similarity());
+            }
         }
         ThreadCpu cpu = new ThreadCpu();
-        for (int epoch = 1; epoch <= epochs; epoch++) {
+        for (int epoch = done + 1; epoch <= epochs; epoch++) {
             NodeMetrics before = node.metrics();
             W2vTrainer.Epoch trained;
             double seconds;
@@ -91,7 +106,7 @@ final class W2vRun {
                 // first node with intent when the others come later than the decision delay).
                 node.barrier();
                 cpu.start();
-                trained = trainer.epoch(bar == null ? done -> { } : bar::stepBy);
+                trained = trainer.epoch(bar == null ? words -> { } : bar::stepBy);
                 node.barrier();
                 seconds = cpu.stop(epoch);
             }
@@ -112,7 +127,9 @@ final class W2vRun {
                         split.trainingWords()));
                 out.flush();
             }
+            checkpoints.afterEpoch(node, epoch, epochs, out);
         }
+        checkpoints.finish(node, out);
         cpu.lines(node.nodeId()).forEach(out::println);
         RunOutput.printSummary(out, node.metrics());
     }

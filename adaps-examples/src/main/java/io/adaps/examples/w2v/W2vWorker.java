@@ -1,5 +1,6 @@
 package io.adaps.examples.w2v;
 
+import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.function.LongConsumer;
 
@@ -64,6 +65,8 @@ final class W2vWorker {
     /** Words of the thread's share times epochs: the progress at which the rate reaches its floor. */
     private final long totalWords;
     private long wordsDone;
+    /** Whether {@link #wordsDone} was taken from a restored checkpoint yet (on the worker's own thread). */
+    private boolean positionRestored;
     private double lossSum;
     private long pairs;
 
@@ -107,6 +110,10 @@ final class W2vWorker {
      * @param progress receives the words (before sub-sampling) of each chunk once it is trained
      */
     void epoch(LongConsumer progress) {
+        if (!positionRestored) {
+            positionRestored = true;
+            worker.restoredState().ifPresent(state -> wordsDone = ByteBuffer.wrap(state).getLong());
+        }
         lossSum = 0;
         pairs = 0;
         int chunks = schedule.chunks(thread);
@@ -125,6 +132,8 @@ final class W2vWorker {
             progress.accept(chunk.rawWords());
         }
         worker.waitSync();
+        // Checkpoints save where the learning rate's decay is; a resumed run continues from there.
+        worker.checkpointState(ByteBuffer.allocate(Long.BYTES).putLong(wordsDone).array());
     }
 
     /** The sum of the losses of the last epoch's pairs, each before its step. */

@@ -22,6 +22,8 @@ class LaunchCommandTest {
             -- launch --nodes=2 -- mf        ; APPLICATION=launch (expected one of [mf, w2v])
             --nodes=2                        ; Missing required parameter: 'APPLICATION'
             --bogus -- mf                    ; Unknown option: '--bogus'
+            --restarts=-1 -- mf              ; --restarts=-1 (expected >= 0)
+            --restarts=2 -- mf --threads=1   ; --restarts=2 (expected an application with --checkpoint-dir, whose newest checkpoint the restarted nodes resume from)
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flags, String message) {
         StringWriter out = new StringWriter();

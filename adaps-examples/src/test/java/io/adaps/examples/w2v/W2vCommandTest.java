@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,8 @@ class W2vCommandTest {
             --corpus=missing.txt  ; --corpus=missing.txt (expected a readable file)
             --dim=abc             ; Invalid value for option '--dim': 'abc' is not an int
             --bogus               ; Unknown option: '--bogus'
+            --resume              ; --resume (expected only together with --checkpoint-dir)
+            --checkpoint-every=0  ; --checkpoint-every=0 (expected > 0)
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flag, String message) {
         CommandRun run = run("w2v", flag);
@@ -85,6 +88,24 @@ class W2vCommandTest {
             assertThat(run.out()).containsPattern("RESULT epoch=" + epoch + " seconds=\\d+\\.\\d{3} loss=\\d\\.\\d{6} "
                     + "heldout=\\d\\.\\d{6} similarity=0\\.\\d{4} local=1\\.0000 bytes=0 entries=\\d+\\R");
         }
+    }
+
+    @Test
+    void aResumedRunContinuesWithTheEpochAfterItsCheckpoint() throws IOException {
+        Path checkpoints = dir.resolve("checkpoints");
+        String[] flags = {"w2v", "--max-lines=400", "--dim=8", "--epochs=2", "--threads=1", "--technique=STATIC",
+                "--checkpoint-dir=" + checkpoints};
+        CommandRun whole = run(flags);
+        assertThat(whole.exitCode()).as(whole.err()).isZero();
+        assertThat(whole.out()).contains("checkpoint 2 durable: " + checkpoints.resolve("MANIFEST-00000002"));
+        Files.delete(checkpoints.resolve("MANIFEST-00000002"));
+        String[] resume = Arrays.copyOf(flags, flags.length + 1);
+        resume[flags.length] = "--resume";
+        CommandRun resumed = run(resume);
+        assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+        assertThat(resumed.out()).contains("resumed from " + checkpoints.resolve("MANIFEST-00000001") + " after epoch 1")
+                .doesNotContain("initial model").doesNotContain("RESULT epoch=1 ").contains("RESULT epoch=2 ")
+                .contains("checkpoint 2 durable: " + checkpoints.resolve("MANIFEST-00000002"));
     }
 
     @Test

@@ -1,0 +1,146 @@
+package io.adaps.checkpoint;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+import io.adaps.api.CheckpointException;
+
+/**
+ * What publishes a checkpoint: a small text file, {@code MANIFEST-<generation>}, written last and
+ * renamed into place atomically, so a checkpoint without one does not exist. Its lines:
+ * <pre>
+ *   adaps-checkpoint format=1
+ *   generation=7
+ *   nodes=3
+ *   schema=users:1000x8:normal(...):adagrad(...);items:...      (the tables, as nodes compare them)
+ *   clocks=0/0:12,0/1:12,1/0:11                                 (node/worker:clock of every worker)
+ *   file=... (one line per file, see {@link FileEntry})
+ *   crc32c=1a2b3c4d                                             (of every byte before this line)
+ * </pre>
+ * A reader refuses a manifest whose checksum does not match, whose format is newer than
+ * {@link #FORMAT_VERSION}, or whose lines are malformed, naming the file.
+ *
+ * @param format     the format version it was written in
+ * @param generation its checkpoint's number in the directory
+ * @param nodes      nodes that wrote the checkpoint
+ * @param schema     the tables (names, sizes, initializers, rules, sampling) as the handshake describes them
+ * @param clocks     every worker's clock at the cut, as {@code node/worker:clock} separated by commas
+ *                   (the state files hold them too, with the workers' saved states)
+ * @param files      every data and state file of the checkpoint
+ */
+public record Manifest(int format, long generation, int nodes, String schema, String clocks, List<FileEntry> files) {
+    /** The format this code writes, and the newest it reads. */
+    public static final int FORMAT_VERSION = 1;
+    private static final String MAGIC = "adaps-checkpoint format=";
+
+    public Manifest {
+        files = List.copyOf(files);
+    }
+
+    /** Data files of table {@code table}, by node. */
+    public List<FileEntry> dataFiles(int table) {
+        List<FileEntry> data = new ArrayList<>();
+        for (FileEntry file : files) {
+            if (FileEntry.DATA.equals(file.kind()) && file.table() == table) {
+                data.add(file);
+            }
+        }
+        return data;
+    }
+
+    /** State files, by node. */
+    public List<FileEntry> stateFiles() {
+        return files.stream().filter(file -> FileEntry.STATE.equals(file.kind())).toList();
+    }
+
+    byte[] toBytes() {
+        StringBuilder text = new StringBuilder();
+        text.append(MAGIC).append(format).append('\n')
+                .append("generation=").append(generation).append('\n')
+                .append("nodes=").append(nodes).append('\n')
+                .append("schema=").append(schema).append('\n')
+                .append("clocks=").append(clocks).append('\n');
+        for (FileEntry file : files) {
+            text.append(file.toLine()).append('\n');
+        }
+        byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
+        CRC32C crc = new CRC32C();
+        crc.update(body);
+        byte[] trailer = String.format("crc32c=%08x%n", (int) crc.getValue()).getBytes(StandardCharsets.UTF_8);
+        byte[] all = new byte[body.length + trailer.length];
+        System.arraycopy(body, 0, all, 0, body.length);
+        System.arraycopy(trailer, 0, all, body.length, trailer.length);
+        return all;
+    }
+
+    /**
+     * Reads and checks the manifest {@code file}.
+     *
+     * @throws CheckpointException naming the file if it is missing, unreadable, corrupted,
+     *                             malformed or of a newer format
+     */
+    public static Manifest read(Path file) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new CheckpointException("manifest=" + file + " (expected a published checkpoint's manifest; it is missing)");
+        } catch (IOException e) {
+            throw new CheckpointException("manifest=" + file + ": cannot read it: " + e, e);
+        }
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        int trailer = text.lastIndexOf("crc32c=");
+        if (trailer < 0 || (trailer > 0 && text.charAt(trailer - 1) != '\n')) {
+            throw new CheckpointException("manifest=" + file + " is truncated (expected a last line crc32c=HEX)");
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, text.substring(0, trailer).getBytes(StandardCharsets.UTF_8).length);
+        String recorded = text.substring(trailer + "crc32c=".length()).trim();
+        if (!recorded.equals(String.format("%08x", (int) crc.getValue()))) {
+            throw new CheckpointException("manifest=" + file + " is corrupted (checksum crc32c=" + recorded
+                    + ", expected " + String.format("%08x", (int) crc.getValue()) + " from its contents)");
+        }
+        String[] lines = text.substring(0, trailer).split("\n");
+        if (lines.length < 5 || !lines[0].startsWith(MAGIC)) {
+            throw new CheckpointException("manifest=" + file + " (expected a first line '" + MAGIC + "N')");
+        }
+        String source = "manifest=" + file;
+        int format = (int) number(lines[0].substring(MAGIC.length()), "format", source);
+        if (format > FORMAT_VERSION || format < 1) {
+            throw new CheckpointException(source + ": format=" + format + " (expected 1.." + FORMAT_VERSION
+                    + "; written by a newer AdaPS)");
+        }
+        long generation = number(value(lines[1], "generation", source), "generation", source);
+        int nodes = (int) number(value(lines[2], "nodes", source), "nodes", source);
+        String schema = value(lines[3], "schema", source);
+        String clocks = value(lines[4], "clocks", source);
+        List<FileEntry> files = new ArrayList<>();
+        for (int i = 5; i < lines.length; i++) {
+            if (!lines[i].isBlank()) {
+                files.add(FileEntry.parse(lines[i], source));
+            }
+        }
+        return new Manifest(format, generation, nodes, schema, clocks, files);
+    }
+
+    private static String value(String line, String key, String source) {
+        if (!line.startsWith(key + "=")) {
+            throw new CheckpointException(source + ": line '" + line + "' (expected " + key + "=...)");
+        }
+        return line.substring(key.length() + 1);
+    }
+
+    private static long number(String text, String key, String source) {
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new CheckpointException(source + ": " + key + "='" + text + "' (expected a number)");
+        }
+    }
+}
