@@ -21,12 +21,13 @@ import me.tongfei.progressbar.ProgressBar;
  * nodes add up their training losses ({@link ClusterStats}); node 0 also evaluates the model
  * ({@link W2vEvaluator}) and reports.
  *
- * <p>Per epoch: {@link AdaPS#barrier()} (every node starts at once), train (each thread waits
- * until its updates are synchronized), {@link AdaPS#barrier()}, then node 0 evaluates while the others wait in the combination's
- * barrier. Node 0 prints a line per epoch (its time includes waiting for the slowest node, so it is
- * the cluster's), the nearest neighbours of a few words, and a machine-readable line
- * ({@link #resultLine}) for scripts such as the technique comparison of {@code adaps-bench}; it
- * draws the progress bar on stderr. After the last epoch every node reports its metrics.
+ * <p>Per epoch: {@link AdaPS#barrier()} (every node starts at once), train (each thread waits until
+ * its updates are synchronized), {@link AdaPS#barrier()}, then node 0 evaluates while the others
+ * wait in the combination's barrier. Node 0 prints a line per epoch (its time includes waiting for
+ * the slowest node, so it is the cluster's), the nearest neighbours of a few words, and a
+ * machine-readable line ({@link #resultLine}) for scripts such as the technique comparison of
+ * {@code adaps-bench}; it draws the progress bar on stderr. After the last epoch every node reports
+ * its metrics.
  */
 final class W2vRun {
     /** Name of the table through which the nodes add up their sums. */
