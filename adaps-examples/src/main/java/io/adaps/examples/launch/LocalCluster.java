@@ -119,11 +119,13 @@ public final class LocalCluster implements AutoCloseable {
         command.add(javaBinary());
         command.addAll(JVM_FLAGS);
         command.add("-Xmx" + spec.heap());
-        command.add("-cp");
-        command.add(spec.classPath());
         command.add(spec.mainClass());
         command.addAll(spec.args());
         ProcessBuilder builder = new ProcessBuilder(command);
+        // The class path goes in the environment, not on the command line: a long one (a test's,
+        // with every dependency) would pass the kernel's limit for one argument, and it hid the
+        // command line from ProcessHandle.Info (which reads one page of /proc/<pid>/cmdline).
+        builder.environment().put("CLASSPATH", spec.classPath());
         builder.environment().put("ADAPS_NODE_ID", Integer.toString(node));
         builder.environment().put("ADAPS_PEERS", String.join(",", peers));
         builder.environment().put("ADAPS_CLUSTER_ID", clusterId);
