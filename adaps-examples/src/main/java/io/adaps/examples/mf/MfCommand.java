@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import io.adaps.api.AdaPS;
 import io.adaps.api.ClusterException;
 import io.adaps.api.Technique;
+import io.adaps.examples.CheckpointOptions;
 import io.adaps.examples.Checkpointing;
 import io.adaps.examples.Checks;
 import io.adaps.examples.Seeds;
@@ -115,19 +116,8 @@ public final class MfCommand implements Callable<Integer> {
             description = "Seed of everything random: data, split, shuffle, initial model (default: ${DEFAULT-VALUE}).")
     private long seed;
 
-    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
-            description = "Checkpoints the model after every --checkpoint-every-th epoch and after the last into DIR, "
-                    + "which every node can reach (default: no checkpoints).")
-    private Path checkpointDir;
-
-    @Option(names = "--checkpoint-every", paramLabel = "EPOCHS", defaultValue = "1",
-            description = "With --checkpoint-dir: epochs between checkpoints (default: ${DEFAULT-VALUE}).")
-    private int checkpointEvery;
-
-    @Option(names = "--resume",
-            description = "With --checkpoint-dir: start from its newest checkpoint, if it holds one, with the epoch "
-                    + "after the one it saved; give the same options as the run that wrote it.")
-    private boolean resume;
+    @Mixin
+    private CheckpointOptions checkpointOptions;
 
     @Option(names = "--train", paramLabel = "FILE",
             description = "Training entries, a Matrix Market coordinate file.")
@@ -177,7 +167,7 @@ public final class MfCommand implements Callable<Integer> {
         double loadSeconds = (System.nanoTime() - start) / 1e9;
         PrintWriter out = spec.commandLine().getOut();
         MfData train = data.train();
-        Checkpointing checkpoints = new Checkpointing(checkpointDir, checkpointEvery, resume);
+        Checkpointing checkpoints = checkpointOptions.checkpointing();
         try (AdaPS node = startNode(train, checkpoints);
              MetricsEndpoint served = metrics.startFor(node, out);
              MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, learningRate, regularization,
@@ -208,7 +198,6 @@ public final class MfCommand implements Callable<Integer> {
             checkPositive(epochs, "--epochs");
             checkPositive(threads, "--threads");
             checkPositive(batch, "--batch");
-            checkPositive(checkpointEvery, "--checkpoint-every");
             // Without the flag, the value came from the environment: name where it came from.
             technique = Checks.checkOneOf(Technique.class, techniqueName,
                     spec.commandLine().getParseResult().hasMatchedOption("--technique") ? "--technique"
@@ -223,11 +212,7 @@ public final class MfCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usageError(e.getMessage());
         }
-        boolean everyGiven = spec.commandLine().getParseResult().hasMatchedOption("--checkpoint-every");
-        if (checkpointDir == null && (resume || everyGiven)) {
-            throw usageError((resume ? "--resume" : "--checkpoint-every=" + checkpointEvery)
-                    + " (expected only together with --checkpoint-dir)");
-        }
+        checkpointOptions.validate();
         if (trainFile == null) {
             if (testFile != null) {
                 throw usageError("--test=" + testFile + " (expected only together with --train)");

@@ -16,6 +16,7 @@ import io.adaps.api.AdaPS;
 import io.adaps.api.ClusterException;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
+import io.adaps.examples.CheckpointOptions;
 import io.adaps.examples.Checkpointing;
 import io.adaps.examples.Checks;
 import io.adaps.examples.Seeds;
@@ -126,20 +127,8 @@ public final class W2vCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     private long seed;
 
-    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
-            description = "Checkpoints the model after every --checkpoint-every-th epoch and after the last into DIR, "
-                    + "which every node can reach (default: no checkpoints).")
-    private Path checkpointDir;
-
-    @Option(names = "--checkpoint-every", paramLabel = "EPOCHS", defaultValue = "1",
-            description = "With --checkpoint-dir: epochs between checkpoints (default: ${DEFAULT-VALUE}).")
-    private int checkpointEvery;
-
-    @Option(names = "--resume",
-            description = "With --checkpoint-dir: start from its newest checkpoint, if it holds one, with the epoch "
-                    + "after the one it saved and each thread's learning rate where it was; give the same options as "
-                    + "the run that wrote it.")
-    private boolean resume;
+    @Mixin
+    private CheckpointOptions checkpointOptions;
 
     @Option(names = "--max-lines", paramLabel = "N",
             description = "Reads only the first N lines of the corpus (default: all).")
@@ -173,7 +162,7 @@ public final class W2vCommand implements Callable<Integer> {
         double loadSeconds = (System.nanoTime() - start) / 1e9;
         PrintWriter out = spec.commandLine().getOut();
         SgnsSettings settings = new SgnsSettings(window, negatives, learningRate, epochs);
-        Checkpointing checkpoints = new Checkpointing(checkpointDir, checkpointEvery, resume);
+        Checkpointing checkpoints = checkpointOptions.checkpointing();
         try (AdaPS node = startNode(vocabulary, checkpoints); MetricsEndpoint served = metrics.startFor(node, out)) {
             ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(node.nodeId(), node.clusterSize()), threads,
                     ChunkSchedule.DEFAULT_CHUNK_WORDS);
@@ -221,7 +210,6 @@ public final class W2vCommand implements Callable<Integer> {
             checkPositiveFinite(learningRate, "--lr");
             checkPositive(epochs, "--epochs");
             checkPositive(threads, "--threads");
-            checkPositive(checkpointEvery, "--checkpoint-every");
             technique = Checks.checkOneOf(Technique.class, techniqueName, source("--technique",
                     "ADAPS_TECHNIQUE"));
             sampling = Checks.checkOneOf(SamplingScheme.class, samplingName, source("--sampling",
@@ -232,11 +220,7 @@ public final class W2vCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usageError(e.getMessage());
         }
-        boolean everyGiven = spec.commandLine().getParseResult().hasMatchedOption("--checkpoint-every");
-        if (checkpointDir == null && (resume || everyGiven)) {
-            throw usageError((resume ? "--resume" : "--checkpoint-every=" + checkpointEvery)
-                    + " (expected only together with --checkpoint-dir)");
-        }
+        checkpointOptions.validate();
         if (corpusFiles != null) {
             for (Path file : corpusFiles) {
                 if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
