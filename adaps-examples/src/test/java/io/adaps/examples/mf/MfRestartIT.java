@@ -28,7 +28,7 @@ import picocli.CommandLine;
  * the next epoch. The launcher ({@code --restarts 1}) stops the others and starts every node
  * again with {@code --resume}: the restarted cluster continues with the epoch after the newest
  * checkpoint, trains every later epoch exactly once and ends with the test RMSE of an
- * uninterrupted run, within the run-to-run spread (10%).
+ * uninterrupted run, within the run-to-run spread (25%), near the data's noise level.
  */
 class MfRestartIT {
     private static final double NOISE = 0.1;
@@ -77,9 +77,10 @@ class MfRestartIT {
             assertThat(trained).as("epoch %d after the restart", epoch).isEqualTo(epoch <= done ? 0 : 1);
         }
         // An uninterrupted run of the same flags: the final test RMSE agrees within the run-to-run spread
-        // of Hogwild on three nodes sharing two cores. Seen: 0.1197 against 0.1172 and 0.1233 against
-        // 0.1198 after 10 epochs on an otherwise idle machine; after 6 epochs, during a full build,
-        // 0.1304 against 0.1191. The bound is 10%.
+        // of Hogwild on three nodes sharing two cores, and both are near the data's noise level. Seen
+        // after 10 epochs: 0.1197 against 0.1172, 0.1233 against 0.1198, 0.1185 against 0.1355 (the
+        // uninterrupted run the worse one); after 6 epochs, during a full build, 0.1304 against 0.1191.
+        // The bound is 25% either way, and 1.5 times the noise.
         CommandLine uninterrupted = Examples.commandLine();
         StringWriter plain = new StringWriter();
         uninterrupted.setOut(new PrintWriter(plain, true));
@@ -88,7 +89,7 @@ class MfRestartIT {
         double restarted = finalTestRmse(afterRestart);
         double reference = finalTestRmse(plain.toString());
         assertThat(restarted).as("restarted against uninterrupted %s", reference).isCloseTo(reference,
-                withPercentage(10));
+                withPercentage(25)).isLessThan(1.5 * NOISE);
     }
 
     private static String[] launch(Path checkpoints, int restarts) {
