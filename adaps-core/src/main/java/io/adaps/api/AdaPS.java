@@ -159,6 +159,8 @@ public interface AdaPS extends AutoCloseable {
      *   <tr><td>{@code ADAPS_CLUSTER_ID}</td><td>optional; nodes of different clusters refuse each other</td></tr>
      *   <tr><td>{@code ADAPS_TECHNIQUE}</td><td>optional; a {@link Technique} name</td></tr>
      *   <tr><td>{@code ADAPS_SAMPLING}</td><td>optional; a {@link SamplingScheme} name</td></tr>
+     *   <tr><td>{@code ADAPS_CONSISTENCY}</td><td>optional; the default {@link Consistency}: {@code asp}, {@code bsp},
+     *       {@code ssp:S} or {@code essp:S}</td></tr>
      *   <tr><td>{@code ADAPS_RENDEZVOUS}</td><td>optional; {@code static} (default: the two above) or
      *       {@code kubernetes}, see {@link KubernetesRendezvous}</td></tr>
      *   <tr><td>{@code ADAPS_BIND_HOST}</td><td>optional; where to listen (e.g. {@code 0.0.0.0}), see {@link #bindHost}</td></tr>
@@ -178,6 +180,7 @@ public interface AdaPS extends AutoCloseable {
         private Partitioning partitioning = Partitioning.RANGE;
         private Technique technique = Technique.ADAPTIVE;
         private SamplingScheme sampling = SamplingScheme.NAIVE;
+        private Consistency consistency = Consistency.asp();
         private int samplePoolSize = SamplingScheme.DEFAULT_POOL_SIZE;
         private int samplePoolReuse = SamplingScheme.DEFAULT_POOL_REUSE;
         private Transport transport;
@@ -263,6 +266,15 @@ public interface AdaPS extends AutoCloseable {
          */
         public Builder technique(Technique technique) {
             this.technique = checkNotNull(technique, "technique");
+            return this;
+        }
+
+        /**
+         * The consistency model of every table that does not choose one
+         * ({@link TableSpec#withConsistency}). Default {@link Consistency#asp()}.
+         */
+        public Builder consistency(Consistency consistency) {
+            this.consistency = checkNotNull(consistency, "consistency");
             return this;
         }
 
@@ -462,6 +474,16 @@ public interface AdaPS extends AutoCloseable {
             String cluster = environment.get("ADAPS_CLUSTER_ID");
             Technique parsedTechnique = parseEnum(environment, "ADAPS_TECHNIQUE", Technique.class, technique);
             SamplingScheme parsedSampling = parseEnum(environment, "ADAPS_SAMPLING", SamplingScheme.class, sampling);
+            String model = environment.get("ADAPS_CONSISTENCY");
+            Consistency parsedConsistency = consistency;
+            if (model != null) {
+                try {
+                    parsedConsistency = Consistency.parse(model);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("ADAPS_CONSISTENCY='" + model + "' (expected asp, bsp, ssp:S or "
+                            + "essp:S with S in 0.." + Consistency.MAX_STALENESS + ")");
+                }
+            }
             String bind = environment.get("ADAPS_BIND_HOST");
             if (bind != null && bind.isBlank()) {
                 throw new IllegalArgumentException("ADAPS_BIND_HOST='" + bind + "' (expected a host name or address)");
@@ -496,6 +518,7 @@ public interface AdaPS extends AutoCloseable {
             }
             technique = parsedTechnique;
             sampling = parsedSampling;
+            consistency = parsedConsistency;
             if (bind != null) {
                 bindHost = bind.trim();
             }
@@ -551,7 +574,11 @@ public interface AdaPS extends AutoCloseable {
                 throw new IllegalStateException("nodeId=" + id + " (expected 0.." + (nodes - 1) + ", an index into peers="
                         + addresses + ")");
             }
-            return new NodeSettings(specs, id, addresses, clusterId, partitioning, technique, sampling, samplePoolSize,
+            List<TableSpec> resolved = new ArrayList<>(specs.size());
+            for (TableSpec spec : specs) {
+                resolved.add(spec.consistency() == null ? spec.withConsistency(consistency) : spec);
+            }
+            return new NodeSettings(resolved, id, addresses, clusterId, partitioning, technique, sampling, samplePoolSize,
                     samplePoolReuse, transport, bind, tls, clusterSecret, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
                     barrierTimeout, maxMessageBytes, restoreFrom, checkpointsKept, checkpointDir, checkpointEvery);
         }

@@ -58,6 +58,7 @@ public final class NodeMetrics {
     private final SamplingMetrics sampling;
     private final List<PeerMetrics> peers;
     private final List<WorkerMetrics> perWorker;
+    private final List<StalenessMetrics> staleness;
 
     private NodeMetrics(Builder builder) {
         this.nodeId = builder.nodeId;
@@ -66,6 +67,7 @@ public final class NodeMetrics {
         this.sampling = builder.sampling;
         this.peers = List.copyOf(builder.peers);
         this.perWorker = List.copyOf(builder.perWorker);
+        this.staleness = List.copyOf(builder.staleness);
     }
 
     /** A builder of the metrics of node {@code nodeId}: every counter 0, no peers, no workers. */
@@ -176,6 +178,22 @@ public final class NodeMetrics {
         return peers;
     }
 
+    /** Per table, in declaration order: the staleness its reads saw and the waits its bound caused. */
+    public List<StalenessMetrics> staleness() {
+        return staleness;
+    }
+
+    /** The staleness metrics of table {@code name}. */
+    public StalenessMetrics staleness(String name) {
+        for (StalenessMetrics table : staleness) {
+            if (table.table().equals(name)) {
+                return table;
+            }
+        }
+        throw new IllegalArgumentException("name='" + name + "' (expected one of the tables " + staleness.stream()
+                .map(StalenessMetrics::table).toList() + ")");
+    }
+
     /** The local-access counters of each open worker. */
     public List<WorkerMetrics> perWorker() {
         return perWorker;
@@ -212,6 +230,11 @@ public final class NodeMetrics {
                     100 * sampling.localFractionAtPull(), sampling.localRedraws(), sampling.poolRefills(),
                     sampling.poolFallbackDraws()));
         }
+        for (StalenessMetrics table : staleness) {
+            if (table.reads() > 0) {
+                text.append("%n  ".formatted()).append(table.describe());
+            }
+        }
         for (PeerMetrics peer : peers) {
             text.append(String.format("%n  round trips to node %d: %d, p50 %.0f us, p99 %.0f us, max %.0f us",
                     peer.peer(), peer.roundTrips(), peer.p50Micros(), peer.p99Micros(), peer.maxMicros()));
@@ -223,7 +246,7 @@ public final class NodeMetrics {
     public boolean equals(Object other) {
         return other instanceof NodeMetrics that && nodeId == that.nodeId && Arrays.equals(counters, that.counters)
                 && replication.equals(that.replication) && sampling.equals(that.sampling) && peers.equals(that.peers)
-                && perWorker.equals(that.perWorker);
+                && perWorker.equals(that.perWorker) && staleness.equals(that.staleness);
     }
 
     @Override
@@ -244,6 +267,7 @@ public final class NodeMetrics {
         private SamplingMetrics sampling = SamplingMetrics.none(SamplingScheme.NAIVE);
         private List<PeerMetrics> peers = List.of();
         private List<WorkerMetrics> perWorker = List.of();
+        private List<StalenessMetrics> staleness = List.of();
 
         private Builder(int nodeId) {
             this.nodeId = nodeId;
@@ -272,6 +296,11 @@ public final class NodeMetrics {
 
         public Builder perWorker(List<WorkerMetrics> perWorker) {
             this.perWorker = List.copyOf(perWorker);
+            return this;
+        }
+
+        public Builder staleness(List<StalenessMetrics> staleness) {
+            this.staleness = List.copyOf(staleness);
             return this;
         }
 

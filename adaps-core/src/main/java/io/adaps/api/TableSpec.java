@@ -32,15 +32,18 @@ public final class TableSpec {
     private final Initializer initializer;
     private final UpdateRule updateRule;
     private final KeyDistribution sampling;
+    /** {@code null}: the node's default ({@link AdaPS.Builder#consistency}). */
+    private final Consistency consistency;
 
     private TableSpec(String name, long rows, int valueLength, Initializer initializer, UpdateRule updateRule,
-                      KeyDistribution sampling) {
+                      KeyDistribution sampling, Consistency consistency) {
         this.name = name;
         this.rows = rows;
         this.valueLength = valueLength;
         this.initializer = initializer;
         this.updateRule = updateRule;
         this.sampling = sampling;
+        this.consistency = consistency;
     }
 
     /**
@@ -64,17 +67,19 @@ public final class TableSpec {
             throw new IllegalArgumentException("valueLength=" + valueLength + " (expected 1.." + MAX_VALUE_LENGTH
                     + ") for table '" + name + "'");
         }
-        return new TableSpec(name, rows, valueLength, Initializers.zeros(), UpdateRules.add(), null);
+        return new TableSpec(name, rows, valueLength, Initializers.zeros(), UpdateRules.add(), null, null);
     }
 
     /** A copy of this spec with {@code initializer}. */
     public TableSpec withInitializer(Initializer initializer) {
-        return new TableSpec(name, rows, valueLength, checkNotNull(initializer, "initializer"), updateRule, sampling);
+        return new TableSpec(name, rows, valueLength, checkNotNull(initializer, "initializer"), updateRule, sampling,
+                consistency);
     }
 
     /** A copy of this spec with {@code updateRule}. */
     public TableSpec withUpdateRule(UpdateRule updateRule) {
-        return new TableSpec(name, rows, valueLength, initializer, checkNotNull(updateRule, "updateRule"), sampling);
+        return new TableSpec(name, rows, valueLength, initializer, checkNotNull(updateRule, "updateRule"), sampling,
+                consistency);
     }
 
     /**
@@ -90,7 +95,21 @@ public final class TableSpec {
             throw new IllegalArgumentException("distribution.size()=" + distribution.size() + " (expected at most rows="
                     + rows + " of table '" + name + "')");
         }
-        return new TableSpec(name, rows, valueLength, initializer, updateRule, distribution);
+        return new TableSpec(name, rows, valueLength, initializer, updateRule, distribution, consistency);
+    }
+
+    /**
+     * A copy of this spec whose reads follow {@code consistency} (see {@link Consistency}) instead
+     * of the node's default. Every node must declare the same model for the table.
+     */
+    public TableSpec withConsistency(Consistency consistency) {
+        return new TableSpec(name, rows, valueLength, initializer, updateRule, sampling,
+                checkNotNull(consistency, "consistency"));
+    }
+
+    /** The table's consistency model, or {@code null} if it takes the node's default. */
+    public Consistency consistency() {
+        return consistency;
     }
 
     /** The table's name, unique in a node. */
@@ -127,6 +146,7 @@ public final class TableSpec {
     public String toString() {
         return "TableSpec[name=" + name + ", rows=" + rows + ", valueLength=" + valueLength
                 + ", initializer=" + initializer + ", updateRule=" + updateRule
-                + (sampling == null ? "" : ", sampling=" + sampling) + "]";
+                + (sampling == null ? "" : ", sampling=" + sampling)
+                + (consistency == null ? "" : ", consistency=" + consistency) + "]";
     }
 }

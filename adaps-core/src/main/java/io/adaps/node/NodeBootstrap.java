@@ -21,6 +21,7 @@ import io.adaps.api.transport.TransportConfig;
 import io.adaps.api.transport.TransportProvider;
 import io.adaps.checkpoint.CheckpointRestorer;
 import io.adaps.context.NodeConfig;
+import io.adaps.consistency.ClusterClocks;
 import io.adaps.context.NodeContext;
 import io.adaps.context.Peers;
 import io.adaps.directory.LocationCache;
@@ -83,6 +84,7 @@ public final class NodeBootstrap implements NodeFactory {
         LocationCache locations = config.isCluster()
                 ? new LocationCache(config.tables().stream().mapToLong(Table::rows).toArray()) : null;
         NodeContext context = new NodeContext(config, stores, locations, peers, clock);
+        ClusterClocks clocks = new ClusterClocks(context);
         Dispatcher dispatcher = new Dispatcher(context);
         CheckpointSchedule schedule = new CheckpointSchedule(settings.checkpointDir(), settings.checkpointEvery(), clock);
         ClusterBarrier barrier = new ClusterBarrier(context, schedule::takeIfDue);
@@ -101,12 +103,22 @@ public final class NodeBootstrap implements NodeFactory {
             HomePlacement home = new HomePlacement(context, relocator, managed);
             if (managed) {
                 inFlight = technique.signalsIntent() && technique.replicates() ? new InFlightPushes() : null;
-                manager = new AdaptiveManager(context, relocator, home, calls, inFlight, pools);
+                manager = new AdaptiveManager(context, clocks, relocator, home, calls, inFlight, pools);
+                clocks.onRise(manager::wake);
             }
             route(dispatcher, requests, relocator, calls, home, manager, barrier, config.nodeId());
+            dispatcher.on(MessageType.CLOCK, (peer, message) -> clocks.onPeer(peer, message.requestId()));
+            peers.onFailure(failure -> {
+                if (failure.left()) {
+                    clocks.onPeerLeft(failure.peer());
+                }
+            });
+        }
+        if (manager == null) {
+            clocks.withoutReplicas();
         }
         Sampler[] samplers = samplers(config, stores, pools, manager);
-        Workers workers = new Workers(new WorkerServices(context, relocator, calls, manager, inFlight, samplers,
+        Workers workers = new Workers(new WorkerServices(context, clocks, relocator, calls, manager, inFlight, samplers,
                 restored));
         peers.onFailure(failure -> workers.unparkAll());
         peers.onFailure(failure -> barrier.onPeerFailure());

@@ -8,6 +8,9 @@ import io.adaps.api.NodeMetrics.Counter;
 import io.adaps.api.PeerMetrics;
 import io.adaps.api.ReplicationMetrics;
 import io.adaps.api.SamplingMetrics;
+import io.adaps.api.StalenessMetrics;
+import io.adaps.api.Table;
+import io.adaps.consistency.ClusterClocks;
 import io.adaps.context.NodeContext;
 import io.adaps.context.Peers;
 import io.adaps.placement.AdaptiveManager;
@@ -73,6 +76,20 @@ final class NodeMetricsReader {
                         sums[NodeWorker.POOL_FALLBACK_DRAWS]))
                 .peers(roundTrips)
                 .perWorker(workers.metrics())
+                .staleness(staleness(context, workers.clocks()))
                 .build();
+    }
+
+    private static List<StalenessMetrics> staleness(NodeContext context, ClusterClocks clocks) {
+        List<StalenessMetrics> tables = new ArrayList<>();
+        long clockWaits = clocks.clockWaitNanos();
+        for (Table table : context.tables()) {
+            long[] reads = new long[StalenessMetrics.BUCKETS + 1];
+            clocks.addReads(table.id(), reads);
+            boolean strictest = clocks.isBounded(table.id()) && clocks.bound(table.id()) == clocks.strictestBound();
+            tables.add(new StalenessMetrics(table.name(), table.spec().consistency(), reads,
+                    clocks.replicaWaitNanos(table.id()), strictest ? clockWaits : 0));
+        }
+        return tables;
     }
 }

@@ -10,19 +10,22 @@ import io.adaps.api.Table;
 /**
  * The canonical description of what every node of a cluster must agree on, compared in the
  * handshake (which names the first difference): each table's name, size, initializer and update
- * rule (by their {@code descriptor()}s) and sampling distribution, and the partitioning.
+ * rule (by their {@code descriptor()}s), sampling distribution and consistency model, and the
+ * partitioning.
  */
 final class Schema {
     private Schema() {
     }
 
     static String describe(List<Table> tables, Partitioning partitioning) {
-        return describeTables(tables) + ";partitioning=" + partitioning;
+        return describeTables(tables) + tables.stream().map(t -> ";consistency(" + t.name() + ")=" + t.spec().consistency())
+                .collect(Collectors.joining()) + ";partitioning=" + partitioning;
     }
 
     /**
      * The tables alone, as a checkpoint's manifest records them: a checkpoint restores onto
-     * any partitioning (each node loads the rows it is home of), but only onto the same tables.
+     * any partitioning (each node loads the rows it is home of) and consistency models, but only
+     * onto the same tables.
      */
     static String describeTables(List<Table> tables) {
         return tables.stream()

@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.adaps.api.ClusterException;
+import io.adaps.consistency.ClusterClocks;
 import io.adaps.context.NodeContext;
 import io.adaps.intent.ActionWindow;
 import io.adaps.intent.IntentQueue;
@@ -94,8 +95,8 @@ public final class AdaptiveManager implements AutoCloseable {
      * @param inFlight this node's pushes on their way, or {@code null} if it creates no replicas on intent
      * @param pools    per table its sampling pool, or {@code null}
      */
-    public AdaptiveManager(NodeContext context, Relocator relocator, HomePlacement home, CallRegistry calls,
-                           InFlightPushes inFlight, SamplePool[] pools) {
+    public AdaptiveManager(NodeContext context, ClusterClocks clocks, Relocator relocator, HomePlacement home,
+                           CallRegistry calls, InFlightPushes inFlight, SamplePool[] pools) {
         this.context = context;
         IntentTracker tracker = new IntentTracker(IntentAgent.MAX_SIGNALLING_WORKERS);
         ActionWindow window = new ActionWindow(IntentAgent.MAX_SIGNALLING_WORKERS);
@@ -103,7 +104,7 @@ public final class AdaptiveManager implements AutoCloseable {
         LongSupplier nextTicket = () -> ++tickets;
         Requester requester = new Requester(context, relocator, CallRegistry.MANAGER);
         calls.register(CallRegistry.MANAGER, requester);
-        this.sync = new ReplicaSync(context, relocator, nextTicket);
+        this.sync = new ReplicaSync(context, clocks, relocator, nextTicket);
         this.intents = new IntentAgent(context, tracker, window, active, sync);
         this.placements = new PlacementAgent(context, relocator, requester, active, sync, inFlight, nextTicket);
         PoolAgent poolAgent = new PoolAgent(context.nodeId(), pools,
@@ -172,6 +173,15 @@ public final class AdaptiveManager implements AutoCloseable {
         if (thread != null && thread != AgentRunner.TOMBSTONE) {
             LockSupport.unpark(thread);
         }
+    }
+
+    /**
+     * Asks for a round that starts after this call, without waiting for it: a worker waits for
+     * the watermark, which this node's replicas hold back, or for a fresher replica.
+     */
+    public void requestRound() {
+        sync.request();
+        wake();
     }
 
     /**
@@ -288,7 +298,7 @@ public final class AdaptiveManager implements AutoCloseable {
 
         @Override
         public void idle() {
-            if (sync.requestedNow()) {
+            if (rounds.urgent()) {
                 return;
             }
             long park;

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import io.adaps.api.ClusterException;
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.Table;
+import io.adaps.consistency.ClusterClocks;
 import io.adaps.context.NodeContext;
 import io.adaps.keys.RowKey;
 import io.adaps.relocation.Relocator;
@@ -44,6 +45,15 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  * after its call, which carries every update made before it (its snapshot is later) and refreshes
  * every replica.
  *
+ * <h2>Clocks</h2>
+ * A round reads the cluster's watermark and the least clock of this node's workers before its
+ * snapshots ({@link ClusterClocks}). Each replica it refreshes (or confirms unchanged) is tagged
+ * with that watermark: the owner answered later, so the value reflects every update of earlier
+ * clocks. When the round completes without failure, and left no replica out because it is
+ * moving here, every update made to replicas during clocks below that least clock has reached its
+ * owner, and the node's part of the watermark may advance to it. With no replica held and none
+ * being dropped, nothing waits in replicas ({@link #idle}).
+ *
  * <h2>Update rules on replicas</h2>
  * A push to a replica applies the rule locally (so the pushing worker reads its own write) and
  * adds the raw update to the delta. The owner applies a delta once, through the rule: for
@@ -56,6 +66,7 @@ final class ReplicaSync {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaSync.class);
 
     private final NodeContext context;
+    private final ClusterClocks clocks;
     private final NanoClock clock;
     private final Relocator relocator;
     private final LongSupplier tickets;
@@ -77,6 +88,8 @@ final class ReplicaSync {
     private volatile long requested;
     private volatile long failedRound = -1;
     private volatile ClusterException failure;
+    /** The watermark the last round tagged its replicas with. */
+    private long lastTag = Long.MIN_VALUE;
     final LongAdder rounds = new LongAdder();
     final LongAdder deltaBytes = new LongAdder();
     final LongAdder replicasDropped = new LongAdder();
@@ -85,8 +98,9 @@ final class ReplicaSync {
      * @param relocator tells which replicas are on their way to being owned here (left out of rounds)
      * @param tickets   hands out the manager's tickets
      */
-    ReplicaSync(NodeContext context, Relocator relocator, LongSupplier tickets) {
+    ReplicaSync(NodeContext context, ClusterClocks clocks, Relocator relocator, LongSupplier tickets) {
         this.context = context;
+        this.clocks = clocks;
         this.clock = context.clock();
         this.relocator = relocator;
         this.tickets = tickets;
@@ -100,6 +114,27 @@ final class ReplicaSync {
     /** Whether a round should run now: one was asked for, or replicas exist or wait to be dropped. */
     boolean due() {
         return requested > completed || !dropping.isEmpty() || replicasHeld() > 0;
+    }
+
+    /**
+     * Whether an eager model wants a round: the watermark passed the tag of the last round, so
+     * owners hold updates this node's replicas do not reflect yet.
+     */
+    boolean eagerlyDue() {
+        return clocks.isEager() && replicasHeld() > 0 && clocks.watermark() > lastTag;
+    }
+
+    /**
+     * With no replica held and none waiting to be dropped, every update made to a replica has
+     * reached its owner: the node's part of the watermark follows its workers. Manager thread
+     * (which alone creates replicas, so none appears between the reads).
+     */
+    void idle() {
+        long generation = clocks.generation();
+        long least = clocks.minClock();
+        if (dropping.isEmpty() && replicasHeld() == 0) {
+            clocks.replicasFlushedThrough(least, generation);
+        }
     }
 
     /** Whether a waiter asked for a round that has not started. */
@@ -125,9 +160,16 @@ final class ReplicaSync {
         long round = started + 1;
         started = round;
         long start = clock.nanoTime();
+        long tag = clocks.watermark();
+        long generation = clocks.generation();
+        long flushing = clocks.minClock();
         try {
-            syncAndRefresh(remote);
+            boolean whole = syncAndRefresh(remote, tag);
             dropReplicas(remote, stillWanted);
+            lastTag = tag;
+            if (whole) {
+                clocks.replicasFlushedThrough(flushing, generation);
+            }
         } catch (ClusterException e) {
             failure = e;
             failedRound = round;
@@ -142,7 +184,8 @@ final class ReplicaSync {
         return clock.nanoTime() - start;
     }
 
-    private void syncAndRefresh(Requester remote) {
+    /** @return whether every replica was in the round (none left out as moving here) */
+    private boolean syncAndRefresh(Requester remote, long tag) {
         keys.clear();
         for (Table table : context.tables()) {
             rows.clear();
@@ -154,7 +197,7 @@ final class ReplicaSync {
         moving.clear();
         relocator.incoming(keys, moving);
         if (keys.isEmpty()) {
-            return;
+            return moving.isEmpty();
         }
         rows.clear();
         tablesAndKinds.clear();
@@ -192,15 +235,19 @@ final class ReplicaSync {
                 failed = failed == null ? e : failed;
                 continue;
             }
-            refresh(call);
+            refresh(call, tag);
         }
         if (failed != null) {
             throw failed;
         }
+        return moving.isEmpty();
     }
 
-    /** Refreshes the replicas of a completed SYNC or REFRESH from the values and versions it got. */
-    private void refresh(RemoteCall call) {
+    /**
+     * Refreshes the replicas of a completed SYNC or REFRESH from the values and versions it got,
+     * and tags them with {@code tag}.
+     */
+    private void refresh(RemoteCall call, long tag) {
         for (int part = 0; part < call.parts(); part++) {
             TableStore store = context.store(call.partTable(part));
             for (int k = call.partFirst(part); k < call.partFirst(part) + call.partCount(part); k++) {
@@ -208,8 +255,10 @@ final class ReplicaSync {
                 long row = call.row(k);
                 if ((version & RemoteCall.UNCHANGED) == 0) {
                     store.refreshReplica(row, buffer, call.position(k), version);
+                    store.tagReplica(row, tag);
                 } else if (version != RemoteCall.UNCHANGED) {
                     store.confirmReplica(row, version & ~RemoteCall.UNCHANGED);
+                    store.tagReplica(row, tag);
                 }
             }
         }

@@ -11,8 +11,9 @@ import io.adaps.rpc.Requester;
 
 /**
  * The manager's synchronization duty: runs a {@link ReplicaSync} round at once when a worker
- * waits for one, and otherwise while replicas exist (or wait to be dropped), paced by
- * {@link RoundPacing}; each round's duration feeds the {@link ActionWindow}. Manager thread.
+ * waits for one or, under an eager model, when the watermark passed the last round's, and
+ * otherwise while replicas exist (or wait to be dropped), paced by {@link RoundPacing}; each
+ * round's duration feeds the {@link ActionWindow}. Manager thread.
  */
 final class SyncAgent implements Agent {
     private final ReplicaSync sync;
@@ -34,13 +35,22 @@ final class SyncAgent implements Agent {
 
     @Override
     public int doWork() {
-        if (!sync.due() || !(sync.requestedNow() || pacing.due(clock.nanoTime()))) {
+        if (!sync.due()) {
+            sync.idle();
+            return 0;
+        }
+        if (!(sync.requestedNow() || sync.eagerlyDue() || pacing.due(clock.nanoTime()))) {
             return 0;
         }
         long duration = sync.run(requester, wanted);
         window.onRound(duration);
         pacing.ran(clock.nanoTime(), duration);
         return 1;
+    }
+
+    /** Whether a round should start without waiting for its pace. */
+    boolean urgent() {
+        return sync.requestedNow() || sync.eagerlyDue();
     }
 
     /** Nanoseconds from {@code now} until the next paced round may start (0 or less: it may now). */

@@ -54,7 +54,13 @@ public enum MessageType {
     /** Fresh values of rows of a {@link #SYNC} or {@link #REFRESH}, each with its version. */
     REFRESHED(17, Message.INDEX_LENGTH + Message.VERSION_LENGTH, 1, 0),
     /** Rows of a {@link #REFRESH} that did not change: only their version. */
-    UNCHANGED(18, Message.INDEX_LENGTH + Message.VERSION_LENGTH, 0, 0);
+    UNCHANGED(18, Message.INDEX_LENGTH + Message.VERSION_LENGTH, 0, 0),
+    /**
+     * The sender's part of the cluster's watermark changed to {@code requestId}: the clock through
+     * which its workers' updates have reached their owners (see
+     * {@link io.adaps.consistency.ClusterClocks}). Not answered.
+     */
+    CLOCK(19, 0, 0, 0);
 
     private static final MessageType[] BY_CODE = new MessageType[32];
 

@@ -241,6 +241,16 @@ public final class Requester implements LocalizeSink {
         return call.ticket != ticket || call.complete();
     }
 
+    /** Whether every call with a ticket up to {@code ticket} is complete (answered or failed). */
+    public boolean completeThrough(long ticket) {
+        for (RemoteCall call : calls) {
+            if (call.ticket <= ticket && !call.complete()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Waits for every call; throws the first failure not reported yet. */
     public void awaitAll() {
         ClusterException first = unobservedFailure;

@@ -51,6 +51,11 @@ public final class TableStore {
 
     private static final VarHandle INDEX = MethodHandles.arrayElementVarHandle(int[].class);
     private static final VarHandle PENDING = MethodHandles.arrayElementVarHandle(byte[].class);
+    private static final VarHandle TAGS = MethodHandles.arrayElementVarHandle(long[].class);
+    /** {@link #pullTagged} of a row not held here. */
+    public static final long NOT_HELD_TAG = Long.MIN_VALUE;
+    /** {@link #pullTagged} of an owned row: it reflects every update its owner applied. */
+    public static final long OWNED_TAG = Long.MAX_VALUE;
     private static final int PULL = 0;
     private static final int PUSH = 1;
     private static final int SET = 2;
@@ -79,6 +84,13 @@ public final class TableStore {
     private final int stampNodes;
     /** Per row held as a replica: the owner's version it was last refreshed to, or -1. */
     private final long[] knownVersions;
+    /**
+     * Per row held as a replica: the clock its value is known to reflect, the cluster's watermark
+     * when the synchronization round that last refreshed it started (see
+     * {@link io.adaps.consistency.ClusterClocks}). Written with release after the value, read with
+     * acquire before it.
+     */
+    private final long[] replicaTags;
 
     /** Creates an empty store for {@code spec}; no row is held until {@link #allocate} is called. */
     public TableStore(TableSpec spec) {
@@ -100,6 +112,7 @@ public final class TableStore {
         this.pending = new byte[rows];
         this.stamps = new int[rows];
         this.knownVersions = new long[rows];
+        this.replicaTags = new long[rows];
         Arrays.fill(index, ABSENT);
         int stateLength = rule.stateLength(spec.valueLength());
         this.owned = new SlotSlab(spec.valueLength(), stateLength, rows);
@@ -168,6 +181,7 @@ public final class TableStore {
         }
         PENDING.setVolatile(pending, r, (byte) 1);
         knownVersions[r] = -1;
+        TAGS.setRelease(replicaTags, r, 0L);
         int slot = replicas.allocate();
         replicas.install(slot, r, initializer, new float[spec.valueLength()], 0);
         INDEX.setRelease(index, r, -2 - slot);
@@ -196,6 +210,7 @@ public final class TableStore {
         int r = (int) row;
         checkNotHeld(r, "a row not held here");
         knownVersions[r] = -1;
+        TAGS.setRelease(replicaTags, r, 0L);
         PENDING.setVolatile(pending, r, (byte) 0);
         int slot = replicas.allocate();
         replicas.install(slot, r, initializer, value, valueOffset);
@@ -344,6 +359,22 @@ public final class TableStore {
             entry = (int) INDEX.getAcquire(index, r);
         }
         return false;
+    }
+
+    /**
+     * Records that the replica {@code row}, just refreshed or confirmed, reflects every update of
+     * clocks before {@code tag}; a tag never goes back.
+     */
+    public void tagReplica(long row, long tag) {
+        int r = (int) row;
+        if (tag > (long) TAGS.getAcquire(replicaTags, r)) {
+            TAGS.setRelease(replicaTags, r, tag);
+        }
+    }
+
+    /** The clock the replica {@code row} is known to reflect (see {@link #tagReplica}). */
+    public long replicaTag(long row) {
+        return (long) TAGS.getAcquire(replicaTags, (int) row);
     }
 
     /** Ends the draining of the dropped replica {@code row}: its last delta reached the owner (or failed to). */
@@ -502,6 +533,25 @@ public final class TableStore {
             return true;
         }
         return access(PULL, false, r, entry, dst, dstOffset);
+    }
+
+    /**
+     * {@link #pull}, telling what the value reflects: {@link #OWNED_TAG} for an owned row, the
+     * replica's tag ({@link #tagReplica}) for a replica, {@link #NOT_HELD_TAG} if the row is not
+     * held here (then {@code dst} may have been overwritten). The tag is read before the value, so
+     * the value is at least as fresh.
+     */
+    public long pullTagged(long row, float[] dst, int dstOffset) {
+        int r = (int) row;
+        int entry = (int) INDEX.getAcquire(index, r);
+        if (entry >= 0 && owned.read(entry, r, dst, dstOffset)) {
+            return OWNED_TAG;
+        }
+        long tag = (long) TAGS.getAcquire(replicaTags, r);
+        if (!access(PULL, false, r, entry, dst, dstOffset)) {
+            return NOT_HELD_TAG;
+        }
+        return entry < ABSENT ? tag : OWNED_TAG;
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 
 import io.adaps.api.ClusterException;
 import io.adaps.api.KeyDistribution;
+import io.adaps.api.PeerFailedException;
 import io.adaps.api.RestoredCheckpoint;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.Table;
@@ -17,6 +18,8 @@ import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.api.WorkerMetrics;
+import io.adaps.consistency.ClusterClocks;
+import io.adaps.consistency.WorkerClock;
 import io.adaps.context.NodeContext;
 import io.adaps.intent.IntentQueue;
 import io.adaps.keys.KeySpace;
@@ -27,6 +30,7 @@ import io.adaps.rpc.Operation;
 import io.adaps.rpc.RemoteCall;
 import io.adaps.rpc.Requester;
 import io.adaps.sampling.PreparedSamples;
+import io.adaps.store.SlotKind;
 import io.adaps.store.TableStore;
 import io.adaps.util.BoundedWait;
 
@@ -38,6 +42,15 @@ import io.adaps.util.BoundedWait;
  *
  * <p>Counters and the clock are plain fields written only by the owning thread; other threads
  * (metrics) read them racily, which is exact once the worker is quiet.
+ *
+ * <h2>Clocks and consistency</h2>
+ * The worker's clock and the clock through which its updates have reached their owners live in
+ * its {@link WorkerClock}, part of the node's {@link ClusterClocks}. Advancing the clock to
+ * {@code c} under a bound {@code s} (the strictest of the node's tables) waits until the cluster's
+ * watermark is at least {@code c - s}; a read of a replica of a bounded table whose tag is below
+ * {@code c - s} waits for a round to refresh it. Every pull counts what it saw: the reader's
+ * clock minus the clock its values are known to reflect (the watermark for owned and remote rows,
+ * the tag for replicas).
  *
  * <h2>Lifetime</h2>
  * A worker belongs to the first thread that uses it. {@link #close()} waits for its operations,
@@ -97,8 +110,15 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     private IntentQueue intentQueue;
     /** Global keys of an intent, made row keys. */
     private long[] intentKeys = new long[16];
-    /** Written by the owning thread only; read by the manager. */
-    private volatile long clock;
+    /** Written by the owning thread only; others read {@link #clockCell}. */
+    private long clock;
+    private final ClusterClocks clocks;
+    private final WorkerClock clockCell;
+    /** A clock boundary whose calls were still open when it was passed, and the last ticket before it; 0: none. */
+    private long boundaryClock;
+    private long boundaryTicket;
+    /** The oldest clock the rows of the current pull are known to reflect (see {@link #pullHere}). */
+    private long readTag;
     private long ticketsIssued;
     // Hot counters are plain fields (one load and store per call); the rare ones sit in an array.
     private long localPulls;
@@ -126,6 +146,8 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         this.ticketsIssued = firstTicket;
         this.random = new SplittableRandom(0x9E3779B97F4A7C15L * ((long) context.nodeId() << 20 | id) + 1);
         this.wait = BoundedWait.forPolling(context.clock());
+        this.clocks = services.clocks();
+        this.clockCell = clocks.register();
         this.views = new NodeTableView[context.tables().size()];
         for (Table table : context.tables()) {
             views[table.id()] = new NodeTableView(this, table);
@@ -208,11 +230,70 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         checkUsable();
         long next = clock + 1;
         clock = next;
+        clockCell.advanceTo(next);
+        flushThrough(next);
+        clocks.update();
         if (intentQueue != null) {
             // Intents start and end with clocks: the manager, parked until its next round, acts now.
             services.manager().wake();
         }
+        int bound = clocks.strictestBound();
+        if (bound >= 0 && clocks.watermark() < next - bound) {
+            awaitWatermark(next - bound, bound);
+        }
         return next;
+    }
+
+    /**
+     * Records how far this worker's updates have reached their owners at the boundary to clock
+     * {@code next}: through {@code next} if no call is open, else through the last boundary whose
+     * calls have all completed since. Looks at the calls, never waits.
+     */
+    private void flushThrough(long next) {
+        if (requester == null || requester.completeThrough(ticketsIssued)) {
+            clockCell.flushedThrough(next);
+            boundaryClock = 0;
+            return;
+        }
+        if (boundaryClock > 0 && requester.completeThrough(boundaryTicket)) {
+            clockCell.flushedThrough(boundaryClock);
+        }
+        boundaryClock = next;
+        boundaryTicket = ticketsIssued;
+    }
+
+    /**
+     * Waits until every worker of the cluster has flushed through {@code target} (the cluster's
+     * watermark), first for this worker's own calls, asking the manager for rounds while this
+     * node's replicas hold the watermark back. Bounded by the barrier timeout; a failed peer ends
+     * the wait with its exception.
+     */
+    private void awaitWatermark(long target, int bound) {
+        long start = context.clock().nanoTime();
+        if (requester != null) {
+            requester.awaitAll();
+        }
+        clockCell.flushedThrough(clock);
+        boundaryClock = 0;
+        clocks.update();
+        AdaptiveManager manager = services.manager();
+        wait.start(context.config().barrierTimeout().toNanos());
+        while (clocks.watermark() < target) {
+            context.checkOpen();
+            PeerFailedException failure = clocks.failure();
+            if (failure != null) {
+                throw failure;
+            }
+            if (manager != null && clocks.replicasFlushed() < clocks.minClock()) {
+                manager.requestRound();
+            }
+            if (!wait.idle()) {
+                throw new ClusterException("worker " + id + " of node " + context.nodeId() + " at clock " + clock
+                        + " waited " + context.config().barrierTimeout() + " for every worker of the cluster to reach clock "
+                        + target + " (staleness bound " + bound + "): " + clocks.describeSlowest());
+            }
+        }
+        clockCell.addClockWait(context.clock().nanoTime() - start);
     }
 
     @Override
@@ -231,7 +312,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
 
     /** The clock, read by the manager thread. */
     long clockForManager() {
-        return clock;
+        return clockCell.clock();
     }
 
     /**
@@ -264,6 +345,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
             if (requester != null) {
                 services.calls().unregister(id, requester);
             }
+            clocks.unregister(clockCell);
             registry.release(this, ticketsIssued, clock);
         }
     }
@@ -287,9 +369,12 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         long floats = checkIdsAndCountFloats(table, ids, idOffset, idCount);
         checkBuffer(op, buffer, bufferOffset, floats, exactLength);
         long ticket = async ? ++ticketsIssued : 0;
+        long watermark = clocks.watermark();
+        readTag = TableStore.OWNED_TAG;
         if (!cluster) {
             runLocal(op, table, ids, idOffset, idCount, buffer, bufferOffset);
             count(op, idCount);
+            countRead(op, table, ids, idOffset, idCount, watermark);
             return ticket;
         }
         Requester remote = requester();
@@ -301,9 +386,9 @@ public final class NodeWorker extends AbstractAccess implements Worker {
             Table idTable = table != null ? table : keys.tableOf(ids[i]);
             long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
             TableStore store = stores[idTable.id()];
-            if (run(op, store, row, buffer, position)
-                    || (inFlight != null && pushCountedOrLocally(inFlight, idTable, row, buffer, position))
-                    || (op == Operation.PULL && awaitPendingReplica(store, row) && store.pull(row, buffer, position))) {
+            if ((op == Operation.PULL ? pullHere(store, idTable.id(), row, buffer, position)
+                    : run(op, store, row, buffer, position))
+                    || (inFlight != null && pushCountedOrLocally(inFlight, idTable, row, buffer, position))) {
                 local++;
             } else {
                 remote.add(remote.route(idTable, row), idTable, row, buffer, position);
@@ -311,6 +396,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
             position += idTable.valueLength();
         }
         count(op, local);
+        countRead(op, table, ids, idOffset, idCount, watermark);
         if (remote.hasRows()) {
             RemoteCall call = remote.send(ticket != 0 ? ticket : ++ticketsIssued, buffer, inFlight);
             if (!async) {
@@ -318,6 +404,70 @@ public final class NodeWorker extends AbstractAccess implements Worker {
             }
         }
         return ticket;
+    }
+
+    /**
+     * Counts a pull of {@code idCount} rows (of {@code table}, or of the first id's table) as one
+     * read whose values reflect the clocks before the least of {@code watermark} (owned and remote
+     * rows) and {@link #readTag} (replicas).
+     */
+    private void countRead(Operation op, Table table, long[] ids, int idOffset, int idCount, long watermark) {
+        if (op == Operation.PULL && idCount > 0) {
+            Table counted = table != null ? table : keys.tableOf(ids[idOffset]);
+            clockCell.countRead(counted.id(), Math.min(watermark, readTag));
+        }
+    }
+
+    /**
+     * Pulls {@code row} if it is held here (owned, or a replica that is fresh enough for its
+     * table's bound at this worker's clock) and lowers {@link #readTag} to what it reflects. A
+     * replica not fetched yet, or too stale, is waited for. {@code false} if the row is not held
+     * here (then it is read from its owner).
+     */
+    private boolean pullHere(TableStore store, int table, long row, float[] buffer, int position) {
+        long need = clocks.isBounded(table) ? clock - clocks.bound(table) : Long.MIN_VALUE;
+        for (;;) {
+            long tag = store.pullTagged(row, buffer, position);
+            if (tag == TableStore.NOT_HELD_TAG) {
+                if (!awaitPendingReplica(store, row)) {
+                    return false;
+                }
+                continue;
+            }
+            if (tag >= need) {
+                readTag = Math.min(readTag, tag);
+                return true;
+            }
+            awaitFreshReplica(store, table, row, need);
+        }
+    }
+
+    /**
+     * Waits until the replica {@code row} reflects the clocks before {@code need} (or is no
+     * longer a replica), asking the manager for rounds; at most twice the operation timeout.
+     */
+    private void awaitFreshReplica(TableStore store, int table, long row, long need) {
+        long start = context.clock().nanoTime();
+        AdaptiveManager manager = services.manager();
+        wait.start(context.config().operationTimeout().toNanos() * 2);
+        while (store.replicaTag(row) < need && store.kind(row) == SlotKind.REPLICA) {
+            context.checkOpen();
+            PeerFailedException failure = clocks.failure();
+            if (failure != null) {
+                throw failure;
+            }
+            if (manager != null) {
+                manager.requestRound();
+            }
+            if (!wait.idle()) {
+                throw new ClusterException("worker " + id + " of node " + context.nodeId() + " at clock " + clock
+                        + ": the replica of row " + row + " of table '" + context.table(table).name()
+                        + "' was not refreshed to clock " + need + " within "
+                        + context.config().operationTimeout().multipliedBy(2) + " (it reflects clock "
+                        + store.replicaTag(row) + "; the cluster's watermark is " + clocks.watermark() + ")");
+            }
+        }
+        clockCell.addReplicaWait(table, context.clock().nanoTime() - start);
     }
 
     /** Runs every row locally: a cluster of one holds all. */
@@ -349,9 +499,14 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         checkBuffer(op, buffer, bufferOffset, idTable.valueLength(), false);
         long row = table == null ? id - idTable.firstKey() : id;
         TableStore store = stores[idTable.id()];
-        if (run(op, store, row, buffer, bufferOffset)
-                || (op == Operation.PULL && awaitPendingReplica(store, row) && store.pull(row, buffer, bufferOffset))) {
+        long watermark = clocks.watermark();
+        readTag = TableStore.OWNED_TAG;
+        if (op == Operation.PULL ? pullHere(store, idTable.id(), row, buffer, bufferOffset)
+                : run(op, store, row, buffer, bufferOffset)) {
             count(op, 1);
+            if (op == Operation.PULL) {
+                clockCell.countRead(idTable.id(), Math.min(watermark, readTag));
+            }
             return;
         }
         InFlightPushes inFlight = op == Operation.PUSH ? services.inFlight() : null;
@@ -362,6 +517,9 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         Requester remote = requester();
         remote.begin(op);
         remote.add(remote.route(idTable, row), idTable, row, buffer, bufferOffset);
+        if (op == Operation.PULL) {
+            clockCell.countRead(idTable.id(), watermark);
+        }
         remote.await(remote.send(++ticketsIssued, buffer, inFlight));
     }
 

@@ -8,6 +8,7 @@ import java.util.concurrent.locks.LockSupport;
 import io.adaps.api.RestoredCheckpoint.SavedWorker;
 import io.adaps.api.WorkerMetrics;
 import io.adaps.rpc.CallRegistry;
+import io.adaps.consistency.ClusterClocks;
 import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
@@ -38,6 +39,11 @@ public final class Workers {
 
     public Workers(WorkerServices services) {
         this.services = services;
+    }
+
+    /** The clocks of this node's workers and the cluster's watermark. */
+    public ClusterClocks clocks() {
+        return services.clocks();
     }
 
     /**

@@ -44,6 +44,7 @@ class ArchitectureTest {
             .layer("Rpc").definedBy("io.adaps.rpc..")
             .layer("Relocation").definedBy("io.adaps.relocation..")
             .layer("Sampling").definedBy("io.adaps.sampling..")
+            .layer("Consistency").definedBy("io.adaps.consistency..")
             .layer("Context").definedBy("io.adaps.context..")
             .layer("Intent").definedBy("io.adaps.intent..")
             .layer("Store").definedBy("io.adaps.store..")
@@ -57,12 +58,13 @@ class ArchitectureTest {
             .whereLayer("Rpc").mayOnlyBeAccessedByLayers("Placement", "Worker", "Node")
             .whereLayer("Relocation").mayOnlyBeAccessedByLayers("Rpc", "Placement", "Worker", "Node")
             .whereLayer("Sampling").mayOnlyBeAccessedByLayers("Placement", "Worker", "Node")
-            .whereLayer("Context").mayOnlyBeAccessedByLayers("Relocation", "Rpc", "Placement", "Worker", "Node")
+            .whereLayer("Consistency").mayOnlyBeAccessedByLayers("Placement", "Worker", "Node")
+            .whereLayer("Context").mayOnlyBeAccessedByLayers("Consistency", "Relocation", "Rpc", "Placement", "Worker", "Node")
             .whereLayer("Intent").mayOnlyBeAccessedByLayers("Placement", "Worker", "Node")
             .whereLayer("Directory").mayOnlyBeAccessedByLayers("Context", "Relocation", "Rpc", "Placement", "Node")
             .whereLayer("Store").mayOnlyBeAccessedByLayers("Sampling", "Context", "Relocation", "Rpc", "Placement",
                     "Worker", "Checkpoint", "Node")
-            .whereLayer("Protocol").mayOnlyBeAccessedByLayers("Context", "Relocation", "Rpc", "Placement", "Node")
+            .whereLayer("Protocol").mayOnlyBeAccessedByLayers("Consistency", "Context", "Relocation", "Rpc", "Placement", "Node")
             .whereLayer("Keys").mayOnlyBeAccessedByLayers("Context", "Relocation", "Rpc", "Placement", "Worker", "Node",
                     "Intent", "Sampling");
 

@@ -13,6 +13,11 @@ class InJvmClusterTest extends ClusterContract {
     class Relocation extends RelocationContract {
     }
 
+    /** The staleness bounds of every model over the same transport. */
+    @Nested
+    class Consistency extends ConsistencyContract {
+    }
+
     /** The guarantees of every technique over the same transport. */
     @Nested
     class Adaptive extends AdaptiveContract {

@@ -106,13 +106,28 @@ final class Cluster {
                             + (config.clusterSize() - 1) + ")";
         }
         if (!hello.schema().equals(config.schema())) {
-            return "schema '" + hello.schema() + "' (expected '" + config.schema() + "')";
+            return "schema '" + hello.schema() + "' (expected '" + config.schema() + "'" + firstDifference(hello.schema())
+                    + ")";
         }
         Peer peer = peers[hello.nodeId()];
         if (peer.failure() != null) {
             return peer.description() + " failed before (re-joining is not supported)";
         }
         return peer.isConnected() ? peer.description() + " is connected already" : null;
+    }
+
+    /** {@code "; first difference: 'theirs' against 'ours'"} between the schemas' {@code ;}-separated items. */
+    private String firstDifference(String theirs) {
+        String[] a = theirs.split(";");
+        String[] b = config.schema().split(";");
+        for (int i = 0; i < Math.max(a.length, b.length); i++) {
+            String x = i < a.length ? a[i] : "";
+            String y = i < b.length ? b[i] : "";
+            if (!x.equals(y)) {
+                return "; first difference: '" + x + "' against '" + y + "'";
+            }
+        }
+        return "";
     }
 
     /** Peer {@code peer} completed its handshake. */
