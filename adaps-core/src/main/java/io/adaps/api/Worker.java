@@ -61,7 +61,18 @@ public interface Worker extends ParameterAccess, AutoCloseable {
     /** This worker's logical clock: 0 at the start, advanced only by {@link #advanceClock()}. */
     long clock();
 
-    /** Advances this worker's clock by one and returns the new clock. */
+    /**
+     * Advances this worker's clock by one and returns the new clock. If a table of the node has a
+     * bounded {@link Consistency} model, the strictest bound {@code s} applies: the call waits until
+     * every worker of the cluster has advanced to at least the new clock minus {@code s} and its
+     * updates of the clocks before have reached their owners (first for this worker's own
+     * operations). Every open worker takes part, counted from the cluster's watermark when it
+     * opened; open training workers before any of them advances (before a barrier) and keep them
+     * open across epochs. Bounded by the barrier timeout.
+     *
+     * @throws PeerFailedException if a peer failed while this worker waited
+     * @throws ClusterException    if the slowest worker did not catch up within the barrier timeout
+     */
     long advanceClock();
 
     /**

@@ -39,9 +39,10 @@ import io.adaps.protocol.MessageType;
  * value); the watermark is the least of the parts. Peers that left count no more; a peer that
  * failed ends every wait with its {@link PeerFailedException}.
  *
- * <p>Workers that open while others of the cluster are past their clock are behind: the others wait
- * for them, but reads may miss their updates of clocks below the others' until they catch up.
- * Open the training workers together (before a barrier).
+ * <p>A worker that opens while the watermark is {@code w} counts as being at clock {@code w} until
+ * its own clock passes it: it holds nobody back (an evaluation's worker, a helper thread's), and
+ * the bound does not cover its updates before then. So open the training workers together, before
+ * any advances (before a barrier), and keep them open across epochs: their clocks go on.
  *
  * <p>Thread safety: any thread; the watermark is cached in a volatile field, recomputed whenever a
  * part changes.
@@ -150,16 +151,20 @@ public final class ClusterClocks {
         return generation;
     }
 
-    /** A new worker at clock 0 takes part from now on. */
+    /**
+     * A new worker at clock 0 takes part from now on, counted as being at the watermark it opened
+     * at (0 while some node has not opened its first worker, or none is open anywhere).
+     */
     public synchronized WorkerClock register() {
-        WorkerClock clock = new WorkerClock(tables);
+        long base = watermark == UNBOUNDED ? 0 : watermark;
+        WorkerClock clock = new WorkerClock(tables, base);
         WorkerClock[] now = Arrays.copyOf(open, open.length + 1);
         now[now.length - 1] = clock;
         open = now;
         hadWorkers = true;
         generation++;
         if (replicates) {
-            replicasFlushed = Math.min(replicasFlushed, 0); // the new worker's updates to replicas are in none
+            replicasFlushed = Math.min(replicasFlushed, base); // the new worker's updates to replicas are in none
         }
         update();
         return clock;
@@ -187,7 +192,7 @@ public final class ClusterClocks {
     public long minClock() {
         long least = UNBOUNDED;
         for (WorkerClock w : open) {
-            least = Math.min(least, w.clock);
+            least = Math.min(least, w.effectiveClock());
         }
         return least;
     }

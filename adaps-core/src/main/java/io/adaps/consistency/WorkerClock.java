@@ -16,13 +16,20 @@ public final class WorkerClock {
 
     volatile long clock;
     volatile long flushed;
+    /**
+     * The watermark when the worker opened: until its clock passes it, the worker counts as being
+     * there, so that a worker opened late (an evaluation's, a new thread's) holds nobody back.
+     */
+    final long base;
     /** Per table: reads by observed staleness, {@code [0, BUCKETS)} and one bucket for more. */
     private final long[][] reads;
     /** Per table: nanoseconds spent waiting for a fresh enough replica; and waits in advanceClock. */
     private final long[] replicaWaitNanos;
     private long clockWaitNanos;
 
-    public WorkerClock(int tables) {
+    WorkerClock(int tables, long base) {
+        this.base = base;
+        this.flushed = base;
         this.reads = new long[tables][BUCKETS + 1];
         this.replicaWaitNanos = new long[tables];
     }
@@ -30,6 +37,11 @@ public final class WorkerClock {
     /** The worker's clock (any thread). */
     public long clock() {
         return clock;
+    }
+
+    /** The clock that counts for the watermark: the worker's, or its {@link #base} while that is later. */
+    long effectiveClock() {
+        return Math.max(clock, base);
     }
 
     /** Advances the clock to {@code clock}. Worker thread. */

@@ -5,9 +5,11 @@ import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.Consistency;
 import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.api.UpdateRules;
+import io.adaps.api.Worker;
 
 /**
  * Combines what every node of a cluster measures on its part of a training run into the
@@ -24,7 +26,7 @@ import io.adaps.api.UpdateRules;
  * declared before the node knows its cluster. Sums travel as floats: relative precision 1e-7, far
  * below the four digits an RMSE or a loss or the one decimal of a percentage is printed with.
  *
- * <p>One thread per node calls {@link #combine}, the same thread every time (it owns the worker).
+ * <p>One thread per node calls {@link #combine}.
  */
 public final class ClusterStats {
     /** Name of the table of per-round sums of the {@code mf} example. */
@@ -38,7 +40,7 @@ public final class ClusterStats {
     private static final int SUMS = 6;
 
     private final AdaPS node;
-    private final TableView sums;
+    private final String table;
     private final float[] row = new float[SUMS];
 
     /** A combiner on {@code node}, which must declare {@link #spec(int)}'s table. */
@@ -49,7 +51,8 @@ public final class ClusterStats {
     /** A combiner on {@code node} through its table {@code table}, declared with {@link #spec(String, int)}. */
     public ClusterStats(AdaPS node, String table) {
         this.node = checkNotNull(node, "node");
-        this.sums = node.worker().table(checkNotNull(table, "table"));
+        this.table = checkNotNull(table, "table");
+        node.table(table); // refuses a table the node does not declare
     }
 
     /** The table {@value #TABLE} for {@code rounds} evaluation rounds. */
@@ -60,7 +63,7 @@ public final class ClusterStats {
     /** The table {@code table} for {@code rounds} evaluation rounds. */
     public static TableSpec spec(String table, int rounds) {
         checkPositive(rounds, "rounds");
-        return TableSpec.of(table, rounds, SUMS).withUpdateRule(UpdateRules.add());
+        return TableSpec.of(table, rounds, SUMS).withUpdateRule(UpdateRules.add()).withConsistency(Consistency.asp());
     }
 
     /**
@@ -79,9 +82,14 @@ public final class ClusterStats {
         row[TEST_COUNT] = nodeSums.testCount();
         row[LOCAL_ACCESSES] = nodeSums.localAccesses();
         row[REMOTE_ACCESSES] = nodeSums.remoteAccesses();
-        sums.push(round, row, 0);
-        node.barrier();
-        sums.pull(round, row, 0);
+        // A worker of its own for each round, closed before training goes on: under a bounded
+        // consistency model every open worker holds the others' clocks, and this one never ticks.
+        try (Worker worker = node.worker()) {
+            TableView sums = worker.table(table);
+            sums.push(round, row, 0);
+            node.barrier();
+            sums.pull(round, row, 0);
+        }
         return new Round((double) row[TRAIN_SUM] / row[TRAIN_COUNT], (double) row[TEST_SUM] / row[TEST_COUNT],
                 (double) row[LOCAL_ACCESSES] / (row[LOCAL_ACCESSES] + row[REMOTE_ACCESSES]));
     }

@@ -13,8 +13,10 @@ import java.util.concurrent.Callable;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.ClusterException;
+import io.adaps.api.Consistency;
 import io.adaps.api.Technique;
 import io.adaps.examples.CheckpointOptions;
+import io.adaps.examples.ConsistencyOption;
 import io.adaps.examples.Checkpointing;
 import io.adaps.examples.Checks;
 import io.adaps.examples.Seeds;
@@ -119,6 +121,10 @@ public final class MfCommand implements Callable<Integer> {
     @Mixin
     private CheckpointOptions checkpointOptions;
 
+    @Mixin
+    private ConsistencyOption consistencyOption;
+    private Consistency consistency;
+
     @Option(names = "--train", paramLabel = "FILE",
             description = "Training entries, a Matrix Market coordinate file.")
     private Path trainFile;
@@ -179,8 +185,8 @@ public final class MfCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "model: rank %d, lr %s, reg %s, %d epoch(s), seed %d%n", rank, learningRate,
                         regularization, epochs, seed);
                 out.printf(Locale.ROOT,
-                        "training: %d node(s) x %d thread(s), batches of %d entries; technique %s, %s%n",
-                        node.clusterSize(), threads, batch, technique, plan.describe());
+                        "training: %d node(s) x %d thread(s), batches of %d entries; technique %s, consistency %s, %s%n",
+                        node.clusterSize(), threads, batch, technique, consistency, plan.describe());
                 out.printf(Locale.ROOT, "entries: %d train, %d test, of a %d x %d matrix (%.2f s to load)%n",
                         train.size(), data.test().size(), train.numRows(), train.numCols(), loadSeconds);
             }
@@ -213,6 +219,7 @@ public final class MfCommand implements Callable<Integer> {
             throw usageError(e.getMessage());
         }
         checkpointOptions.validate();
+        consistency = consistencyOption.consistency();
         if (trainFile == null) {
             if (testFile != null) {
                 throw usageError("--test=" + testFile + " (expected only together with --train)");
@@ -282,7 +289,7 @@ public final class MfCommand implements Callable<Integer> {
         AdaPS.Builder builder = MfTables.builder(train.numRows(), train.numCols(), rank,
                 Seeds.derive(seed, MODEL_SEED, 0)).table(ClusterStats.spec(epochs + 1));
         try {
-            return checkpoints.configure(builder.fromEnvironment().technique(technique)).build();
+            return checkpoints.configure(builder.fromEnvironment().technique(technique).consistency(consistency)).build();
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ClusterException("cluster configuration from the environment: " + e.getMessage(), e);
         }

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 import io.adaps.api.NodeMetrics;
+import io.adaps.api.StalenessMetrics;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -48,6 +49,14 @@ public final class RunOutput {
                         + "%d intents signalled%n", metrics.nodeId(), metrics.bytesSent(),
                 metrics.bytesSent() / 1048576.0, 100 * metrics.localFraction(), metrics.intentsSignaled());
         out.println("after training, " + metrics.describe());
+        for (StalenessMetrics table : metrics.staleness()) {
+            if (table.reads() > 0) {
+                out.printf(Locale.ROOT, "STALENESS table=%s model=%s reads=%d mean=%.3f p99=%d max=%d clockwait=%.3f "
+                                + "replicawait=%.3f%n", table.table(), table.consistency(), table.reads(),
+                        table.meanStaleness(), table.staleness(0.99), table.maxStaleness(), table.clockWaitNanos() / 1e9,
+                        table.replicaWaitNanos() / 1e9);
+            }
+        }
         out.flush();
     }
 

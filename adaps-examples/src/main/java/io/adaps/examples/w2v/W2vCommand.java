@@ -14,9 +14,11 @@ import java.util.concurrent.Callable;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.ClusterException;
+import io.adaps.api.Consistency;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
 import io.adaps.examples.CheckpointOptions;
+import io.adaps.examples.ConsistencyOption;
 import io.adaps.examples.Checkpointing;
 import io.adaps.examples.Checks;
 import io.adaps.examples.Seeds;
@@ -130,6 +132,10 @@ public final class W2vCommand implements Callable<Integer> {
     @Mixin
     private CheckpointOptions checkpointOptions;
 
+    @Mixin
+    private ConsistencyOption consistencyOption;
+    private Consistency consistency;
+
     @Option(names = "--max-lines", paramLabel = "N",
             description = "Reads only the first N lines of the corpus (default: all).")
     private Long maxLines;
@@ -193,8 +199,8 @@ public final class W2vCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "model: dim %d, window %d, %d negatives, sub-sampling %s, lr %s, %d epoch(s), seed %d%n",
                 dim, window, negatives, subsample, learningRate, epochs, seed);
         out.printf(Locale.ROOT, "training: %d node(s) x %d thread(s), chunks of %d words, intent %d chunks ahead; "
-                        + "technique %s, sampling %s%n", node.clusterSize(), threads, ChunkSchedule.DEFAULT_CHUNK_WORDS,
-                W2vWorker.LOOKAHEAD, technique, sampling);
+                        + "technique %s, sampling %s, consistency %s%n", node.clusterSize(), threads,
+                ChunkSchedule.DEFAULT_CHUNK_WORDS, W2vWorker.LOOKAHEAD, technique, sampling, consistency);
         WordGroups groups = new WordGroups(vocabulary);
         out.printf(Locale.ROOT, "similarity: %d word groups with %d words in the vocabulary%n", groups.groups(),
                 groups.words());
@@ -221,6 +227,7 @@ public final class W2vCommand implements Callable<Integer> {
             throw usageError(e.getMessage());
         }
         checkpointOptions.validate();
+        consistency = consistencyOption.consistency();
         if (corpusFiles != null) {
             for (Path file : corpusFiles) {
                 if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
@@ -249,7 +256,7 @@ public final class W2vCommand implements Callable<Integer> {
         AdaPS.Builder builder = W2vTables.declare(AdaPS.builder(), vocabulary, dim, Seeds.derive(seed, MODEL_SEED, 0))
                 .table(ClusterStats.spec(W2vRun.STATS_TABLE, epochs + 1));
         try {
-            return checkpoints.configure(builder.fromEnvironment().technique(technique).sampling(sampling)).build();
+            return checkpoints.configure(builder.fromEnvironment().technique(technique).sampling(sampling).consistency(consistency)).build();
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ClusterException("cluster configuration from the environment: " + e.getMessage(), e);
         }

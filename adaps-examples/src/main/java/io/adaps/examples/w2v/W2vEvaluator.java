@@ -30,8 +30,7 @@ final class W2vEvaluator {
     private static final int PULL_ROWS = 4096;
     private static final long HELD_OUT_STREAM = 4;
 
-    private final TableView inView;
-    private final TableView outView;
+    private final AdaPS node;
     private final KeyDistribution negativeDistribution;
     private final int dim;
     private final float[] in;
@@ -41,13 +40,11 @@ final class W2vEvaluator {
     /** An evaluator of the tables of {@link W2vTables} on {@code node}. */
     W2vEvaluator(AdaPS node) {
         checkNotNull(node, "node");
-        Worker worker = node.worker();
-        this.inView = worker.table(W2vTables.IN);
-        this.outView = worker.table(W2vTables.OUT);
-        this.negativeDistribution = outView.table().spec().sampling();
-        this.dim = inView.table().valueLength();
-        this.in = new float[Math.toIntExact(inView.table().rows() * dim)];
-        this.out = new float[Math.toIntExact(outView.table().rows() * dim)];
+        this.node = node;
+        this.negativeDistribution = node.table(W2vTables.OUT).spec().sampling();
+        this.dim = node.table(W2vTables.IN).valueLength();
+        this.in = new float[Math.toIntExact(node.table(W2vTables.IN).rows() * dim)];
+        this.out = new float[Math.toIntExact(node.table(W2vTables.OUT).rows() * dim)];
     }
 
     /**
@@ -56,8 +53,12 @@ final class W2vEvaluator {
      */
     Result evaluate(List<int[]> heldOut, int window, int negatives, long seed, WordGroups groups, int[] queries,
                     int k) {
-        pullAll(inView, in);
-        pullAll(outView, out);
+        // A worker of its own for each evaluation, closed before training goes on: under a bounded
+        // consistency model every open worker holds the others' clocks, and this one never ticks.
+        try (Worker worker = node.worker()) {
+            pullAll(worker.table(W2vTables.IN), in);
+            pullAll(worker.table(W2vTables.OUT), out);
+        }
         Embeddings embeddings = new Embeddings(in, dim);
         int[][] neighbours = new int[queries.length][];
         for (int q = 0; q < queries.length; q++) {
