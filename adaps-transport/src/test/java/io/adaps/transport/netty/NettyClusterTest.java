@@ -12,6 +12,7 @@ import io.adaps.api.transport.PeerAddress;
 import io.adaps.cluster.AdaptiveContract;
 import io.adaps.cluster.ClusterContract;
 import io.adaps.cluster.ClusterFixture;
+import io.adaps.cluster.ConsistencyContract;
 import io.adaps.cluster.RelocationContract;
 import io.adaps.cluster.TestCluster;
 
@@ -37,6 +38,11 @@ class NettyClusterTest extends ClusterContract {
     /** The relocation guarantees over the same transport. */
     @Nested
     class Relocation extends RelocationContract {
+    }
+
+    /** The staleness bounds of every model, and the handshake's comparison of models, over Netty. */
+    @Nested
+    class Consistency extends ConsistencyContract {
     }
 
     /** The guarantees of every technique over Netty. */
