@@ -80,12 +80,12 @@ class ExamplesTest {
                 .contains("data: generated 200 x 100, 20000 entries, true rank 10, noise 0.1, zipf 1.1")
                 .contains("model: rank 8, lr 0.1, reg 0.01, 2 epoch(s), seed 42")
                 .contains("training: 1 node(s) x 2 thread(s), batches of 1024 entries; technique ADAPTIVE, "
-                        + "Hogwild on the node's rows with intent signals per chunk of 64 batches")
+                        + "consistency asp, Hogwild on the node's rows with intent signals per chunk of 64 batches")
                 .contains("entries: 18000 train, 2000 test, of a 200 x 100 matrix")
                 .containsPattern("epoch +0: initial model +train RMSE 0\\.\\d{4}, test RMSE 0\\.\\d{4}")
                 .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* 100\\.0% local, .* train RMSE 0\\.\\d{4}, test RMSE "
                         + "0\\.\\d{4}")
-                .containsPattern("after training, node 0: 3 workers; local pull/push/set \\d+/\\d+/0, remote 0/0/0 "
+                .containsPattern("after training, node 0: 2 workers; local pull/push/set \\d+/\\d+/0, remote 0/0/0 "
                         + "\\(100\\.0% local\\)");
     }
 
@@ -100,7 +100,22 @@ class ExamplesTest {
     void theTechniqueIsAFlag() {
         CommandRun run = run(withSmall("mf", "--technique=STATIC"));
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("batches of 1024 entries; technique STATIC, Hogwild schedule");
+        assertThat(run.out()).contains("batches of 1024 entries; technique STATIC, consistency asp, Hogwild schedule");
+    }
+
+    @Test
+    void theConsistencyModelIsAFlagAndItsStalenessIsReported() {
+        CommandRun run = run(withSmall("mf", "--consistency=essp:2"));
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("technique ADAPTIVE, consistency essp:2,")
+                .containsPattern("STALENESS table=cols model=essp:2 reads=\\d+ mean=\\d+\\.\\d{3} p99=[0-2] max=[0-2] ");
+    }
+
+    @Test
+    void aBadConsistencyModelIsRefusedNamingTheOption() {
+        CommandRun run = run(withSmall("mf", "--consistency=ssp:-1"));
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--consistency='ssp:-1' (expected asp, bsp, ssp:S or essp:S with S in 0..");
     }
 
     @Test

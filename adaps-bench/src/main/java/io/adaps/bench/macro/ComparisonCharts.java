@@ -81,8 +81,24 @@ final class ComparisonCharts {
      */
     static boolean qualityOverTime(String title, Workload workload, List<RunOutcome> runs, Path png)
             throws IOException {
+        return qualityOver(title, workload, runs, png, false);
+    }
+
+    /**
+     * Writes a line chart of each run's quality after each epoch against the epoch (every epoch is
+     * the same number of clocks of every worker) to {@code png}.
+     *
+     * @return whether it was written: false if no run has a finite quality
+     */
+    static boolean qualityPerEpoch(String title, Workload workload, List<RunOutcome> runs, Path png)
+            throws IOException {
+        return qualityOver(title, workload, runs, png, true);
+    }
+
+    private static boolean qualityOver(String title, Workload workload, List<RunOutcome> runs, Path png,
+                                       boolean perEpoch) throws IOException {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("cumulative training time (s)")
+                .xAxisTitle(perEpoch ? "epoch" : "cumulative training time (s)")
                 .yAxisTitle(workload.qualityLabel() + " (lower is better)").build();
         XYStyler styler = chart.getStyler();
         styler.setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);
@@ -101,7 +117,7 @@ final class ComparisonCharts {
                 elapsed += result.seconds();
                 OptionalDouble value = result.figure(workload.qualityKey());
                 if (value.isPresent() && Double.isFinite(value.getAsDouble())) {
-                    time.add(elapsed);
+                    time.add(perEpoch ? result.epoch() : elapsed);
                     quality.add(value.getAsDouble());
                 }
             }

@@ -17,8 +17,15 @@ import io.adaps.api.Technique;
  * @param threads   training threads per node
  * @param technique the technique, or {@code null} for the single-node baseline
  * @param sampling  the sampling scheme, {@code null} exactly when the workload is not sampled
+ * @param consistency the consistency model ({@code --consistency}), or {@code null} for the example's default
  */
-record RunConfig(Workload workload, int nodes, int threads, Technique technique, SamplingScheme sampling) {
+record RunConfig(Workload workload, int nodes, int threads, Technique technique, SamplingScheme sampling,
+                 String consistency) {
+    /** A run with the example's default consistency model. */
+    RunConfig(Workload workload, int nodes, int threads, Technique technique, SamplingScheme sampling) {
+        this(workload, nodes, threads, technique, sampling, null);
+    }
+
     /** Checks that the sampling scheme is there exactly when the workload samples. */
     RunConfig {
         if (workload.sampled() != (sampling != null)) {
@@ -35,9 +42,9 @@ record RunConfig(Workload workload, int nodes, int threads, Technique technique,
         return sampling == null ? technique.name() : technique + "+" + sampling;
     }
 
-    /** {@link #label(Technique, SamplingScheme)} of this run. */
+    /** {@link #label(Technique, SamplingScheme)} of this run, and its consistency model if it names one. */
     String label() {
-        return label(technique, sampling);
+        return label(technique, sampling) + (consistency == null ? "" : " " + consistency);
     }
 
     /** {@code nodes x threads, label}, as the tables show it. */
@@ -85,6 +92,9 @@ record RunConfig(Workload workload, int nodes, int threads, Technique technique,
         }
         if (sampling != null) {
             command.addAll(List.of("--sampling", sampling.name()));
+        }
+        if (consistency != null) {
+            command.addAll(List.of("--consistency", consistency));
         }
         command.addAll(extraArgs);
         return command;
