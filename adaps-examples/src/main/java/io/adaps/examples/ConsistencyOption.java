@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
 /** The examples' {@code --consistency} option: the model of the model's tables (a picocli mixin). */
 public final class ConsistencyOption {
     /** The examples' default model; see docs/benchmarks.md for the measurements behind it. */
-    public static final String DEFAULT = "asp";
+    public static final String DEFAULT = "essp:4";
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
