@@ -1,0 +1,2 @@
+/** Microbenchmarks of the consistency models' hot paths: advancing a clock, a bounded read. */
+package io.adaps.bench.consistency;
