@@ -67,11 +67,24 @@ public interface AdaPS extends AutoCloseable {
     long keys();
 
     /**
-     * A new worker handle for one training thread.
+     * A new worker handle for one training thread. It takes part in the tables'
+     * {@link Consistency} bounds from its clock 0 (see {@link Worker#advanceClock()}).
      *
      * @throws IllegalStateException if the node is closed
      */
     Worker worker();
+
+    /**
+     * A new worker handle for a thread that does not train: bookkeeping, evaluation, combining
+     * figures. It never advances its clock ({@link Worker#advanceClock()} throws
+     * {@link IllegalStateException}) and takes no part in {@link Consistency} bounds: it holds no
+     * other worker back, and its reads and updates are bounded by nothing, as under
+     * {@link Consistency#asp()}. Under a bounded model, a worker from {@link #worker()} that
+     * stopped ticking would hold every other at most {@code s} clocks ahead of it.
+     *
+     * @throws IllegalStateException if the node is closed
+     */
+    Worker unclockedWorker();
 
     /**
      * Waits until every node of the cluster has called {@code barrier()} (as often as this node).

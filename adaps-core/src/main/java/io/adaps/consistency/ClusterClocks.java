@@ -62,6 +62,8 @@ public final class ClusterClocks {
     private final int[] staleness;
     private final int tables;
     private volatile WorkerClock[] open = new WorkerClock[0];
+    /** Open workers outside the bounds, counted in the metrics only. */
+    private WorkerClock[] unclocked = new WorkerClock[0];
     /** 0 until a manager says otherwise: replicas may hold updates ({@link #withoutReplicas}). */
     private volatile long replicasFlushed;
     private boolean replicates = true;
@@ -170,16 +172,22 @@ public final class ClusterClocks {
         return clock;
     }
 
-    /** A closed worker holds nobody back any more; its counters are kept. */
+    /** The counters of an unclocked worker: it takes no part in the watermark. */
+    public synchronized WorkerClock unclocked() {
+        WorkerClock clock = new WorkerClock(tables, 0);
+        WorkerClock[] now = Arrays.copyOf(unclocked, unclocked.length + 1);
+        now[now.length - 1] = clock;
+        unclocked = now;
+        return clock;
+    }
+
+    /**
+     * A closed worker holds nobody back any more; its counters are kept. An unclocked worker's
+     * ({@link #unclocked()}) are only counted.
+     */
     public synchronized void unregister(WorkerClock clock) {
-        WorkerClock[] now = new WorkerClock[Math.max(0, open.length - 1)];
-        int n = 0;
-        for (WorkerClock w : open) {
-            if (w != clock && n < now.length) {
-                now[n++] = w;
-            }
-        }
-        open = now;
+        open = Arrays.stream(open).filter(w -> w != clock).toArray(WorkerClock[]::new);
+        unclocked = Arrays.stream(unclocked).filter(w -> w != clock).toArray(WorkerClock[]::new);
         for (int t = 0; t < tables; t++) {
             clock.addReads(t, closedReads[t]);
             closedReplicaWaits[t] += clock.replicaWaitNanos(t);
@@ -314,12 +322,18 @@ public final class ClusterClocks {
         for (WorkerClock w : open) {
             w.addReads(table, into);
         }
+        for (WorkerClock w : unclocked) {
+            w.addReads(table, into);
+        }
     }
 
     /** Nanoseconds workers waited for fresh replicas of {@code table}, open and closed. */
     public synchronized long replicaWaitNanos(int table) {
         long sum = closedReplicaWaits[table];
         for (WorkerClock w : open) {
+            sum += w.replicaWaitNanos(table);
+        }
+        for (WorkerClock w : unclocked) {
             sum += w.replicaWaitNanos(table);
         }
         return sum;

@@ -101,7 +101,13 @@ public final class LocalNode implements AdaPS {
     @Override
     public Worker worker() {
         context.checkOpen();
-        return workers.create();
+        return workers.create(true);
+    }
+
+    @Override
+    public Worker unclockedWorker() {
+        context.checkOpen();
+        return workers.create(false);
     }
 
     /**

@@ -114,6 +114,8 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     private long clock;
     private final ClusterClocks clocks;
     private final WorkerClock clockCell;
+    /** Whether this worker takes part in the consistency bounds ({@link io.adaps.api.AdaPS#unclockedWorker()}). */
+    private final boolean clocked;
     /** A clock boundary whose calls were still open when it was passed, and the last ticket before it; 0: none. */
     private long boundaryClock;
     private long boundaryTicket;
@@ -130,7 +132,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     private final SplittableRandom random;
     private final BoundedWait wait;
 
-    NodeWorker(WorkerServices services, Workers registry, int id, long firstTicket) {
+    NodeWorker(WorkerServices services, Workers registry, int id, long firstTicket, boolean clocked) {
         super(null);
         this.context = services.context();
         this.services = services;
@@ -147,7 +149,8 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         this.random = new SplittableRandom(0x9E3779B97F4A7C15L * ((long) context.nodeId() << 20 | id) + 1);
         this.wait = BoundedWait.forPolling(context.clock());
         this.clocks = services.clocks();
-        this.clockCell = clocks.register();
+        this.clocked = clocked;
+        this.clockCell = clocked ? clocks.register() : clocks.unclocked();
         this.views = new NodeTableView[context.tables().size()];
         for (Table table : context.tables()) {
             views[table.id()] = new NodeTableView(this, table);
@@ -228,6 +231,10 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     @Override
     public long advanceClock() {
         checkUsable();
+        if (!clocked) {
+            throw new IllegalStateException("worker " + id + " of node " + context.nodeId() + " is unclocked (expected a "
+                    + "worker from AdaPS.worker() to advance its clock)");
+        }
         long next = clock + 1;
         clock = next;
         clockCell.advanceTo(next);
@@ -425,7 +432,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
      * here (then it is read from its owner).
      */
     private boolean pullHere(TableStore store, int table, long row, float[] buffer, int position) {
-        long need = clocks.isBounded(table) ? clock - clocks.bound(table) : Long.MIN_VALUE;
+        long need = clocked && clocks.isBounded(table) ? clock - clocks.bound(table) : Long.MIN_VALUE;
         for (;;) {
             long tag = store.pullTagged(row, buffer, position);
             if (tag == TableStore.NOT_HELD_TAG) {

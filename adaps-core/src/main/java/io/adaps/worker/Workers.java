@@ -47,11 +47,12 @@ public final class Workers {
     }
 
     /**
-     * A new worker, with the id freed longest ago or a fresh one.
+     * A new worker, with the id freed longest ago or a fresh one; {@code clocked}: whether it takes
+     * part in the consistency bounds (see {@link io.adaps.api.AdaPS#unclockedWorker()}).
      *
      * @throws IllegalStateException if {@value #MAX_OPEN} workers are open
      */
-    public synchronized NodeWorker create() {
+    public synchronized NodeWorker create(boolean clocked) {
         int id;
         if (!freeIds.isEmpty()) {
             id = freeIds.dequeueInt();
@@ -64,7 +65,7 @@ public final class Workers {
             throw new IllegalStateException("workers=" + MAX_OPEN + " open (expected fewer open workers per node; "
                     + "close workers that are done)");
         }
-        NodeWorker worker = new NodeWorker(services, this, id, lastTickets.getLong(id));
+        NodeWorker worker = new NodeWorker(services, this, id, lastTickets.getLong(id), clocked);
         open.add(worker);
         created++;
         return worker;

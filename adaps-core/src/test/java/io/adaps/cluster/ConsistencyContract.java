@@ -276,4 +276,32 @@ public abstract class ConsistencyContract {
             }
         }
     }
+
+    /**
+     * A bookkeeping worker ({@code unclockedWorker()}) that never ticks, open on every node the whole
+     * time, holds nobody back under bsp; it may not advance its clock.
+     */
+    @org.junit.jupiter.api.Test
+    void anUnclockedWorkerHoldsNobodyBack() throws Exception {
+        try (TestCluster cluster = fixture.cluster(2, b -> b.table(TableSpec.of("t", 4, 1)
+                .withConsistency(Consistency.bsp())).technique(Technique.ADAPTIVE).barrierTimeout(Duration.ofSeconds(20)))) {
+            Worker[] bookkeeping = new Worker[2];
+            for (int n = 0; n < 2; n++) {
+                bookkeeping[n] = cluster.node(n).unclockedWorker();
+            }
+            Concurrently.run(2, Duration.ofMinutes(1), n -> {
+                bookkeeping[n].table("t").push(0, new float[] {1f}, 0);
+                try (Worker worker = cluster.node(n).worker()) {
+                    for (int c = 0; c < 10; c++) {
+                        worker.table("t").push(1, new float[] {1f}, 0);
+                        worker.advanceClock();
+                    }
+                    worker.waitSync();
+                }
+                org.assertj.core.api.Assertions.assertThatThrownBy(bookkeeping[n]::advanceClock)
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("is unclocked");
+                bookkeeping[n].close();
+            });
+        }
+    }
 }

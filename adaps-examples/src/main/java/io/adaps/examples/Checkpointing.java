@@ -69,7 +69,7 @@ public final class Checkpointing {
         if (dir == null) {
             return 0;
         }
-        progress = node.worker();
+        progress = node.unclockedWorker();
         return progress.restoredState().map(state -> {
             String text = new String(state, StandardCharsets.UTF_8);
             if (!text.startsWith(EPOCH)) {

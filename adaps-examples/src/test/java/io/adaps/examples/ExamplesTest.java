@@ -85,7 +85,7 @@ class ExamplesTest {
                 .containsPattern("epoch +0: initial model +train RMSE 0\\.\\d{4}, test RMSE 0\\.\\d{4}")
                 .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* 100\\.0% local, .* train RMSE 0\\.\\d{4}, test RMSE "
                         + "0\\.\\d{4}")
-                .containsPattern("after training, node 0: 2 workers; local pull/push/set \\d+/\\d+/0, remote 0/0/0 "
+                .containsPattern("after training, node 0: 2 workers; local pull/push/set \\d+/\\d+/1, remote 0/0/0 "
                         + "\\(100\\.0% local\\)");
     }
 

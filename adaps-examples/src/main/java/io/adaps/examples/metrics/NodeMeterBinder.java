@@ -9,6 +9,7 @@ import java.util.function.ToDoubleFunction;
 import io.adaps.api.AdaPS;
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.PeerMetrics;
+import io.adaps.api.StalenessMetrics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -29,6 +30,12 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  *   <li>function counters of the adaptive manager: {@code adaps.replicas.created},
  *       {@code adaps.replicas.dropped}, {@code adaps.sync.rounds}, {@code adaps.sync.delta.bytes},
  *       {@code adaps.managed.relocations};</li>
+ *   <li>per table ({@code table=<name>}, {@code model=<consistency>}): the staleness its reads saw
+ *       (reader's clock minus the clock the value reflects, see {@link StalenessMetrics}): a
+ *       function counter {@code adaps.staleness.reads}, gauges {@code adaps.staleness.mean} and
+ *       {@code adaps.staleness.quantile} with {@code quantile=0.5|0.99|1.0} (clocks), and a function
+ *       counter {@code adaps.consistency.wait} in seconds with {@code wait=clock} (in
+ *       {@code advanceClock}) or {@code wait=replica} (for a fresh replica);</li>
  *   <li>per peer ({@code peer=<id>}): a function timer {@code adaps.remote.round.trip} (requests
  *       answered and their total time: the latency of remote pulls, pushes and sets), and time
  *       gauges {@code adaps.remote.round.trip.quantile} with {@code quantile=0.5|0.99|1.0}.</li>
@@ -86,6 +93,30 @@ public final class NodeMeterBinder implements MeterBinder {
         for (int peer : peers) {
             bindPeer(registry, peer);
         }
+        for (StalenessMetrics table : snapshots.get().staleness()) {
+            bindTable(registry, table.table(), tags.and("table", table.table(), "model", table.consistency().toString()));
+        }
+    }
+
+    private void bindTable(MeterRegistry registry, String table, Tags tableTags) {
+        FunctionCounter.builder("adaps.staleness.reads", snapshots, s -> s.get().staleness(table).reads())
+                .description("reads (pull calls) of the table").tags(tableTags).register(registry);
+        Gauge.builder("adaps.staleness.mean", snapshots, s -> s.get().staleness(table).meanStaleness())
+                .description("mean staleness of the table's reads: reader's clock minus the clock the value reflects")
+                .baseUnit("clocks").tags(tableTags).register(registry);
+        for (String quantile : List.of("0.5", "0.99", "1.0")) {
+            double q = Double.parseDouble(quantile);
+            Gauge.builder("adaps.staleness.quantile", snapshots, s -> s.get().staleness(table).staleness(q))
+                    .description("staleness of the table's reads at this quantile, since the node started")
+                    .baseUnit("clocks").tags(tableTags.and("quantile", quantile)).register(registry);
+        }
+        FunctionCounter.builder("adaps.consistency.wait", snapshots, s -> s.get().staleness(table).clockWaitNanos() / 1e9)
+                .description("time workers waited in advanceClock for the slowest worker (the table's bound is the "
+                        + "node's strictest)").baseUnit("seconds").tags(tableTags.and("wait", "clock")).register(registry);
+        FunctionCounter.builder("adaps.consistency.wait", snapshots,
+                        s -> s.get().staleness(table).replicaWaitNanos() / 1e9)
+                .description("time workers waited for replicas of the table to be refreshed").baseUnit("seconds")
+                .tags(tableTags.and("wait", "replica")).register(registry);
     }
 
     private void bindPeer(MeterRegistry registry, int peer) {

@@ -82,9 +82,8 @@ public final class ClusterStats {
         row[TEST_COUNT] = nodeSums.testCount();
         row[LOCAL_ACCESSES] = nodeSums.localAccesses();
         row[REMOTE_ACCESSES] = nodeSums.remoteAccesses();
-        // A worker of its own for each round, closed before training goes on: under a bounded
-        // consistency model every open worker holds the others' clocks, and this one never ticks.
-        try (Worker worker = node.worker()) {
+        // Unclocked: it never ticks, and must not hold the training workers back.
+        try (Worker worker = node.unclockedWorker()) {
             TableView sums = worker.table(table);
             sums.push(round, row, 0);
             node.barrier();

@@ -17,6 +17,7 @@ import io.adaps.api.Consistency;
 import io.adaps.api.Technique;
 import io.adaps.examples.CheckpointOptions;
 import io.adaps.examples.ConsistencyOption;
+import io.adaps.examples.EpochClocks;
 import io.adaps.examples.Checkpointing;
 import io.adaps.examples.Checks;
 import io.adaps.examples.Seeds;
@@ -180,6 +181,7 @@ public final class MfCommand implements Callable<Integer> {
                      threads, batch)) {
             EpochPlan plan = EpochPlan.of(technique, data, node.nodeId(), node.clusterSize(),
                     Seeds.derive(seed, SCHEDULE_SEED, 0));
+            trainer.alignClocks(EpochClocks.agree(node, trainer.mostChunks(plan.train())));
             if (node.nodeId() == 0) {
                 out.println(describeData());
                 out.printf(Locale.ROOT, "model: rank %d, lr %s, reg %s, %d epoch(s), seed %d%n", rank, learningRate,
@@ -287,7 +289,8 @@ public final class MfCommand implements Callable<Integer> {
      */
     private AdaPS startNode(MfData train, Checkpointing checkpoints) {
         AdaPS.Builder builder = MfTables.builder(train.numRows(), train.numCols(), rank,
-                Seeds.derive(seed, MODEL_SEED, 0)).table(ClusterStats.spec(epochs + 1));
+                Seeds.derive(seed, MODEL_SEED, 0)).table(ClusterStats.spec(epochs + 1))
+                .table(EpochClocks.spec());
         try {
             return checkpoints.configure(builder.fromEnvironment().technique(technique).consistency(consistency)).build();
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -9,6 +9,7 @@ import io.adaps.api.AdaPS;
 import io.adaps.api.Table;
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
+import io.adaps.examples.EpochClocks;
 
 /**
  * Parallel SGD matrix factorization on an AdaPS node (the update is that of Koren, Bell, Volinsky,
@@ -52,6 +53,8 @@ public final class MfTrainer implements AutoCloseable {
     private final int batchSize;
     /** Per thread, the keys of its next chunk under the intent schedule; made on first use. */
     private ChunkKeys[] chunkKeys;
+    /** Clocks every worker ticks per intent epoch ({@link EpochClocks}); 0: as many as its chunks. */
+    private int clocksPerEpoch;
     private final ShardPool pool;
     /** The blocked schedule whose rows are here already, or {@code null}. */
     private BlockSchedule rowsHeldFor;
@@ -146,6 +149,29 @@ public final class MfTrainer implements AutoCloseable {
         return pool.onEveryThread(thread -> trainWithIntent(thread, schedule, progress));
     }
 
+    /** The most chunks a thread of this trainer has in an intent epoch over {@code train}. */
+    public int mostChunks(MfData train) {
+        IntentSchedule schedule = new IntentSchedule(train, pool.threads(), batchSize);
+        int most = 0;
+        for (int t = 0; t < pool.threads(); t++) {
+            most = Math.max(most, schedule.chunks(t));
+        }
+        return most;
+    }
+
+    /**
+     * Makes every worker tick {@code clocks} clocks per intent epoch, the cluster's most chunks of
+     * a thread ({@link EpochClocks#agree}): a thread with fewer ticks empty clocks at the end.
+     *
+     * @throws IllegalArgumentException if {@code clocks} is negative
+     */
+    public void alignClocks(int clocks) {
+        if (clocks < 0) {
+            throw new IllegalArgumentException("clocks=" + clocks + " (expected >= 0)");
+        }
+        this.clocksPerEpoch = clocks;
+    }
+
     private double trainWithIntent(int thread, IntentSchedule schedule, LongConsumer progress) {
         Worker worker = workers[thread];
         int chunks = schedule.chunks(thread);
@@ -162,6 +188,7 @@ public final class MfTrainer implements AutoCloseable {
                     schedule.chunkTo(thread, chunk), progress);
             worker.advanceClock();
         }
+        EpochClocks.tickTo(worker, start + clocksPerEpoch);
         worker.waitSync();
         return sum;
     }

@@ -80,6 +80,15 @@ final class ChunkSchedule {
         return chunkStarts.length;
     }
 
+    /** The most chunks of any thread. */
+    int mostChunks() {
+        int most = 0;
+        for (int t = 0; t < chunkStarts.length; t++) {
+            most = Math.max(most, chunks(t));
+        }
+        return most;
+    }
+
     /** The chunks of thread {@code thread}; 0 for an empty share. */
     int chunks(int thread) {
         return chunkStarts[thread].length - 1;

@@ -19,6 +19,7 @@ import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
 import io.adaps.examples.CheckpointOptions;
 import io.adaps.examples.ConsistencyOption;
+import io.adaps.examples.EpochClocks;
 import io.adaps.examples.Checkpointing;
 import io.adaps.examples.Checks;
 import io.adaps.examples.Seeds;
@@ -174,6 +175,7 @@ public final class W2vCommand implements Callable<Integer> {
                     ChunkSchedule.DEFAULT_CHUNK_WORDS);
             try (W2vTrainer trainer = new W2vTrainer(node, schedule, new Subsampler(vocabulary, subsample), settings,
                     Seeds.derive(seed, TRAINING_SEED, 0))) {
+                trainer.alignClocks(EpochClocks.agree(node, schedule.mostChunks()));
                 if (node.nodeId() == 0) {
                     printHeader(out, counts, split, node, loadSeconds);
                 }
@@ -254,7 +256,8 @@ public final class W2vCommand implements Callable<Integer> {
      */
     private AdaPS startNode(Vocabulary vocabulary, Checkpointing checkpoints) {
         AdaPS.Builder builder = W2vTables.declare(AdaPS.builder(), vocabulary, dim, Seeds.derive(seed, MODEL_SEED, 0))
-                .table(ClusterStats.spec(W2vRun.STATS_TABLE, epochs + 1));
+                .table(ClusterStats.spec(W2vRun.STATS_TABLE, epochs + 1))
+                .table(EpochClocks.spec());
         try {
             return checkpoints.configure(builder.fromEnvironment().technique(technique).sampling(sampling).consistency(consistency)).build();
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -53,9 +53,8 @@ final class W2vEvaluator {
      */
     Result evaluate(List<int[]> heldOut, int window, int negatives, long seed, WordGroups groups, int[] queries,
                     int k) {
-        // A worker of its own for each evaluation, closed before training goes on: under a bounded
-        // consistency model every open worker holds the others' clocks, and this one never ticks.
-        try (Worker worker = node.worker()) {
+        // Unclocked: it never ticks, and must not hold the training workers back.
+        try (Worker worker = node.unclockedWorker()) {
             pullAll(worker.table(W2vTables.IN), in);
             pullAll(worker.table(W2vTables.OUT), out);
         }

@@ -58,6 +58,13 @@ final class W2vTrainer implements AutoCloseable {
         return new Epoch(loss, pairs);
     }
 
+    /** Makes every worker tick {@code clocks} clocks per epoch (see {@link io.adaps.examples.EpochClocks}). */
+    void alignClocks(int clocks) {
+        for (W2vWorker worker : workers) {
+            worker.alignClocks(clocks);
+        }
+    }
+
     /** The node's training words per epoch (before sub-sampling). */
     long words() {
         long words = 0;

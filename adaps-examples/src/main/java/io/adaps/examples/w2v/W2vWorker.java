@@ -7,6 +7,7 @@ import java.util.function.LongConsumer;
 import io.adaps.api.AdaPS;
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
+import io.adaps.examples.EpochClocks;
 import io.adaps.examples.mf.RowBatch;
 
 /**
@@ -67,6 +68,8 @@ final class W2vWorker {
     private long wordsDone;
     /** Whether {@link #wordsDone} was taken from a restored checkpoint yet (on the worker's own thread). */
     private boolean positionRestored;
+    /** Clocks ticked per epoch: the cluster's most chunks of a thread; 0: as many as its chunks. */
+    private int clocksPerEpoch;
     private double lossSum;
     private long pairs;
 
@@ -131,9 +134,15 @@ final class W2vWorker {
             wordsDone += chunk.rawWords();
             progress.accept(chunk.rawWords());
         }
+        EpochClocks.tickTo(worker, start + clocksPerEpoch);
         worker.waitSync();
         // Checkpoints save where the learning rate's decay is; a resumed run continues from there.
         worker.checkpointState(ByteBuffer.allocate(Long.BYTES).putLong(wordsDone).array());
+    }
+
+    /** Ticks {@code clocks} clocks per epoch, empty ones after the last chunk. */
+    void alignClocks(int clocks) {
+        this.clocksPerEpoch = clocks;
     }
 
     /** The sum of the losses of the last epoch's pairs, each before its step. */

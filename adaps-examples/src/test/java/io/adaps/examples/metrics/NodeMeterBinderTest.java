@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import io.adaps.api.AdaPS;
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.PeerMetrics;
+import io.adaps.api.StalenessMetrics;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
@@ -69,6 +70,18 @@ class NodeMeterBinderTest {
             assertThat(registry.get("adaps.remote.round.trip.quantile").tag("quantile", "0.99").timeGauge()
                     .value(TimeUnit.MICROSECONDS)).isEqualTo(peer.p99Micros());
             assertThat(registry.get("adaps.remote.round.trip.quantile").timeGauges()).hasSize(3);
+
+            // Each worker pulled 100 single rows at clock 0: 100 reads of table t.
+            StalenessMetrics staleness = metrics.staleness("t");
+            assertThat(registry.get("adaps.staleness.reads").tags("table", "t", "model", "asp").functionCounter().count())
+                    .isEqualTo(staleness.reads()).isEqualTo(100);
+            assertThat(registry.get("adaps.staleness.mean").tag("table", "t").gauge().value())
+                    .isEqualTo(staleness.meanStaleness()).isZero();
+            assertThat(registry.get("adaps.staleness.quantile").tag("table", "t").gauges()).hasSize(3);
+            assertThat(registry.get("adaps.consistency.wait").tags("table", "t", "wait", "clock").functionCounter()
+                    .count()).isZero();
+            assertThat(registry.get("adaps.consistency.wait").tags("wait", "replica").meter().getId().getBaseUnit())
+                    .isEqualTo("seconds");
             assertThat(registry.getMeters()).map(Meter::getId)
                     .allSatisfy(id -> assertThat(id.getTag("node")).isEqualTo("0"));
         } finally {

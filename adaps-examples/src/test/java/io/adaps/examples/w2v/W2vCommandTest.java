@@ -82,7 +82,7 @@ class W2vCommandTest {
                 .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* 100\\.0% local \\(cluster 100\\.0%\\), .* train loss "
                         + "\\d\\.\\d{4}, held-out loss \\d\\.\\d{4}, similarity 0\\.\\d{4}")
                 .containsPattern("neighbours: president: \\S+ \\S+ \\S+ \\S+ \\S+; commission: ")
-                .containsPattern("after training, node 0: 2 workers; local pull/push/set \\d+/\\d+/0, remote 0/0/0");
+                .containsPattern("after training, node 0: 2 workers; local pull/push/set \\d+/\\d+/1, remote 0/0/0");
         // (Whether training lowers the held-out loss is W2vTrainingTest's business: 392 sentences are too few.)
         for (int epoch = 1; epoch <= 2; epoch++) {
             assertThat(run.out()).containsPattern("RESULT epoch=" + epoch + " seconds=\\d+\\.\\d{3} loss=\\d\\.\\d{6} "
