@@ -31,7 +31,7 @@ class MfClusterIT {
         String output = launch("STATIC");
         assertThat(output)
                 .contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique STATIC, "
-                        + "Hogwild schedule")
+                        + "consistency essp:4, Hogwild schedule")
                 .contains("[node 0] node 0 of 2: trains on 54000 entries, tests on 6000")
                 .contains("[node 1] node 1 of 2: trains on 54000 entries, tests on 6000");
         assertConverges(output);
@@ -50,7 +50,7 @@ class MfClusterIT {
     void relocationOnTwoNodesConvergesWithAlmostAllAccessesLocal() {
         String output = launch("RELOCATION_ONLY");
         assertThat(output).contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique "
-                + "RELOCATION_ONLY, blocked schedule: 8 sub-epochs of 4 prefetched chunks");
+                + "RELOCATION_ONLY, consistency essp:4, blocked schedule: 8 sub-epochs of 4 prefetched chunks");
         assertConverges(output);
         assertThat(localFraction(output)).isGreaterThan(0.9);
         long relocated = 0;
@@ -65,7 +65,7 @@ class MfClusterIT {
     void adaptiveOnTwoNodesConvergesWithIntentSignalsAndReportsResultLines() {
         String output = launch("ADAPTIVE");
         assertThat(output).contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique "
-                + "ADAPTIVE, Hogwild on the node's rows with intent signals per chunk of 64 batches");
+                + "ADAPTIVE, consistency essp:4, Hogwild on the node's rows with intent signals per chunk of 64 batches");
         assertConverges(output);
         // Node 0, and only node 0, prints a machine-readable line per epoch.
         for (int epoch = 1; epoch <= EPOCHS; epoch++) {
@@ -114,8 +114,8 @@ class MfClusterIT {
 
     /** Node {@code node}'s final metrics: local pulls, pushes, remote pulls, pushes, relocated in (groups 1-5). */
     private static Matcher metrics(String output, int node) {
-        return line(output, "\\[node " + node + "] after training, node " + node + ": 2 workers; local pull/push/set "
-                + "(\\d+)/(\\d+)/0, remote (\\d+)/(\\d+)/0 .* relocated in (\\d+),");
+        return line(output, "\\[node " + node + "] after training, node " + node + ": \\d workers; local pull/push/set "
+                + "(\\d+)/(\\d+)/\\d+, remote (\\d+)/(\\d+)/\\d+ .* relocated in (\\d+),");
     }
 
     /** The first line matching {@code pattern}. */
