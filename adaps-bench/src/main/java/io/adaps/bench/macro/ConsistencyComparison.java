@@ -203,7 +203,7 @@ public final class ConsistencyComparison implements Callable<Integer> {
         List<String> parts = new ArrayList<>();
         for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
             Matcher m = STALENESS.matcher(line);
-            if (m.find() && !m.group(1).contains("stats")) {
+            if (m.find() && !m.group(1).contains("stats") && !m.group(1).equals("epoch.clocks")) {
                 parts.add(String.format(Locale.ROOT, "%s %s / %s / %s, %.1f + %.1f", m.group(1), m.group(2), m.group(3),
                         m.group(4), Double.parseDouble(m.group(5)), Double.parseDouble(m.group(6))));
             }
