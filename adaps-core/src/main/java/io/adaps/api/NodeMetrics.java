@@ -59,6 +59,7 @@ public final class NodeMetrics {
     private final List<PeerMetrics> peers;
     private final List<WorkerMetrics> perWorker;
     private final List<StalenessMetrics> staleness;
+    private final List<LatencyMetrics> latencies;
 
     private NodeMetrics(Builder builder) {
         this.nodeId = builder.nodeId;
@@ -68,6 +69,7 @@ public final class NodeMetrics {
         this.peers = List.copyOf(builder.peers);
         this.perWorker = List.copyOf(builder.perWorker);
         this.staleness = List.copyOf(builder.staleness);
+        this.latencies = List.copyOf(builder.latencies);
     }
 
     /** A builder of the metrics of node {@code nodeId}: every counter 0, no peers, no workers. */
@@ -178,6 +180,14 @@ public final class NodeMetrics {
         return peers;
     }
 
+    /**
+     * Round trips of this node's remote requests by kind ({@code pull}, {@code push}, {@code set},
+     * {@code localize}, {@code sync}, {@code refresh}, in that order), to any peer.
+     */
+    public List<LatencyMetrics> latencies() {
+        return latencies;
+    }
+
     /** Per table, in declaration order: the staleness its reads saw and the waits its bound caused. */
     public List<StalenessMetrics> staleness() {
         return staleness;
@@ -235,6 +245,12 @@ public final class NodeMetrics {
                 text.append("%n  ".formatted()).append(table.describe());
             }
         }
+        for (LatencyMetrics latency : latencies) {
+            if (latency.requests() > 0) {
+                text.append(String.format("%n  %s requests: %d, p50 %.0f us, p99 %.0f us, max %.0f us", latency.operation(),
+                        latency.requests(), latency.p50Micros(), latency.p99Micros(), latency.maxMicros()));
+            }
+        }
         for (PeerMetrics peer : peers) {
             text.append(String.format("%n  round trips to node %d: %d, p50 %.0f us, p99 %.0f us, max %.0f us",
                     peer.peer(), peer.roundTrips(), peer.p50Micros(), peer.p99Micros(), peer.maxMicros()));
@@ -246,7 +262,8 @@ public final class NodeMetrics {
     public boolean equals(Object other) {
         return other instanceof NodeMetrics that && nodeId == that.nodeId && Arrays.equals(counters, that.counters)
                 && replication.equals(that.replication) && sampling.equals(that.sampling) && peers.equals(that.peers)
-                && perWorker.equals(that.perWorker) && staleness.equals(that.staleness);
+                && perWorker.equals(that.perWorker) && staleness.equals(that.staleness)
+                && latencies.equals(that.latencies);
     }
 
     @Override
@@ -268,6 +285,7 @@ public final class NodeMetrics {
         private List<PeerMetrics> peers = List.of();
         private List<WorkerMetrics> perWorker = List.of();
         private List<StalenessMetrics> staleness = List.of();
+        private List<LatencyMetrics> latencies = List.of();
 
         private Builder(int nodeId) {
             this.nodeId = nodeId;
@@ -301,6 +319,11 @@ public final class NodeMetrics {
 
         public Builder staleness(List<StalenessMetrics> staleness) {
             this.staleness = List.copyOf(staleness);
+            return this;
+        }
+
+        public Builder latencies(List<LatencyMetrics> latencies) {
+            this.latencies = List.copyOf(latencies);
             return this;
         }
 

@@ -7,13 +7,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.adaps.api.LatencyMetrics;
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.PeerMetrics;
 import io.adaps.api.transport.MessageHandler;
@@ -47,8 +46,9 @@ public final class Peers {
     private final LongAdder bytesSent = new LongAdder();
     private final LongAdder messagesReceived = new LongAdder();
     private final LongAdder bytesReceived = new LongAdder();
-    private final Recorder[] roundTrips;
-    private final Histogram[] roundTripTotals;
+    private final LatencyRecorder[] roundTrips;
+    /** Per request message type (by ordinal): the latency of the requests of that type. */
+    private final LatencyRecorder[] requestLatencies;
     private volatile MessageListener local;
     private volatile boolean closing;
 
@@ -62,11 +62,13 @@ public final class Peers {
         this.transport = transport;
         this.transportConfig = transportConfig;
         this.failures = new AtomicReferenceArray<>(size);
-        this.roundTrips = new Recorder[size];
-        this.roundTripTotals = new Histogram[size];
+        this.roundTrips = new LatencyRecorder[size];
         for (int peer = 0; peer < size; peer++) {
-            roundTrips[peer] = new Recorder(3);
-            roundTripTotals[peer] = new Histogram(3);
+            roundTrips[peer] = new LatencyRecorder();
+        }
+        this.requestLatencies = new LatencyRecorder[MessageType.values().length];
+        for (int type = 0; type < requestLatencies.length; type++) {
+            requestLatencies[type] = new LatencyRecorder();
         }
     }
 
@@ -207,19 +209,24 @@ public final class Peers {
         return transportConfig == null ? "node " + peer : transportConfig.describe(peer);
     }
 
-    /** Records the round trip of a request answered by {@code peer}. Any thread. */
-    public void recordRoundTrip(int peer, long nanos) {
-        roundTrips[peer].recordValue(Math.max(0, nanos));
+    /** Records the round trip of a request of type {@code request} answered by {@code peer}. Any thread. */
+    public void recordRoundTrip(int peer, MessageType request, long nanos) {
+        roundTrips[peer].record(nanos);
+        requestLatencies[request.ordinal()].record(nanos);
     }
 
     /** The round trips to {@code peer} since the start. */
     public PeerMetrics roundTripMetrics(int peer) {
-        Histogram total = roundTripTotals[peer];
-        synchronized (total) {
-            total.add(roundTrips[peer].getIntervalHistogram());
-            return new PeerMetrics(peer, total.getTotalCount(), total.getValueAtPercentile(50) / 1e3,
-                    total.getValueAtPercentile(99) / 1e3, total.getMaxValue() / 1e3, total.getMean() / 1e3);
-        }
+        LatencyRecorder.Snapshot total = roundTrips[peer].total();
+        return new PeerMetrics(peer, total.count(), total.p50Micros(), total.p99Micros(), total.maxMicros(),
+                total.meanMicros());
+    }
+
+    /** The round trips of the requests of type {@code request} (PULL, PUSH, ...) to any peer since the start. */
+    public LatencyMetrics latencyMetrics(MessageType request) {
+        LatencyRecorder.Snapshot total = requestLatencies[request.ordinal()].total();
+        return new LatencyMetrics(request.name().toLowerCase(java.util.Locale.ROOT), total.count(), total.p50Micros(),
+                total.p99Micros(), total.maxMicros(), total.meanMicros());
     }
 
     public long messagesSent() {

@@ -1,6 +1,7 @@
 package io.adaps.node;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.adaps.api.NodeMetrics;
@@ -15,6 +16,7 @@ import io.adaps.context.NodeContext;
 import io.adaps.context.Peers;
 import io.adaps.placement.AdaptiveManager;
 import io.adaps.relocation.Relocator;
+import io.adaps.rpc.Operation;
 import io.adaps.sampling.SamplePool;
 import io.adaps.worker.NodeWorker;
 import io.adaps.worker.Workers;
@@ -77,6 +79,7 @@ final class NodeMetricsReader {
                 .peers(roundTrips)
                 .perWorker(workers.metrics())
                 .staleness(staleness(context, workers.clocks()))
+                .latencies(Arrays.stream(Operation.values()).map(op -> peers.latencyMetrics(op.request)).toList())
                 .build();
     }
 

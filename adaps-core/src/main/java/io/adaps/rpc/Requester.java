@@ -357,7 +357,8 @@ public final class Requester implements LocalizeSink {
                 call.partRemaining[part] -= message.count();
                 outcome = call.partRemaining[part] == 0 ? RemoteCall.ANSWERED : RemoteCall.OPEN;
                 if (outcome == RemoteCall.ANSWERED) {
-                    peers.recordRoundTrip(peer, context.clock().nanoTime() - call.partSentNanos[part]);
+                    peers.recordRoundTrip(peer, call.operation.request,
+                            context.clock().nanoTime() - call.partSentNanos[part]);
                 }
             }
         }

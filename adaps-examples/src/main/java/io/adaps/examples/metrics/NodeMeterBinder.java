@@ -8,6 +8,7 @@ import java.util.function.ToDoubleFunction;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.NodeMetrics;
+import io.adaps.api.LatencyMetrics;
 import io.adaps.api.PeerMetrics;
 import io.adaps.api.StalenessMetrics;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -36,6 +37,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  *       {@code adaps.staleness.quantile} with {@code quantile=0.5|0.99|1.0} (clocks), and a function
  *       counter {@code adaps.consistency.wait} in seconds with {@code wait=clock} (in
  *       {@code advanceClock}) or {@code wait=replica} (for a fresh replica);</li>
+ *   <li>per kind of remote request ({@code operation=pull|push|set|localize|sync|refresh}): a
+ *       function timer {@code adaps.remote.latency} and time gauges
+ *       {@code adaps.remote.latency.quantile} with {@code quantile=0.5|0.99|1.0};</li>
  *   <li>per peer ({@code peer=<id>}): a function timer {@code adaps.remote.round.trip} (requests
  *       answered and their total time: the latency of remote pulls, pushes and sets), and time
  *       gauges {@code adaps.remote.round.trip.quantile} with {@code quantile=0.5|0.99|1.0}.</li>
@@ -93,9 +97,40 @@ public final class NodeMeterBinder implements MeterBinder {
         for (int peer : peers) {
             bindPeer(registry, peer);
         }
+        for (LatencyMetrics latency : snapshots.get().latencies()) {
+            bindLatency(registry, latency.operation());
+        }
         for (StalenessMetrics table : snapshots.get().staleness()) {
             bindTable(registry, table.table(), tags.and("table", table.table(), "model", table.consistency().toString()));
         }
+    }
+
+    private void bindLatency(MeterRegistry registry, String operation) {
+        Tags opTags = tags.and("operation", operation);
+        FunctionTimer.builder("adaps.remote.latency", snapshots, s -> latencyOf(s.get(), operation).requests(),
+                        s -> latencyOf(s.get(), operation).requests() * latencyOf(s.get(), operation).meanMicros(),
+                        TimeUnit.MICROSECONDS)
+                .description("remote requests of this kind answered, and their round-trip time").tags(opTags)
+                .register(registry);
+        for (String quantile : List.of("0.5", "0.99", "1.0")) {
+            ToDoubleFunction<Snapshots> micros = switch (quantile) {
+                case "0.5" -> s -> latencyOf(s.get(), operation).p50Micros();
+                case "0.99" -> s -> latencyOf(s.get(), operation).p99Micros();
+                default -> s -> latencyOf(s.get(), operation).maxMicros();
+            };
+            TimeGauge.builder("adaps.remote.latency.quantile", snapshots, TimeUnit.MICROSECONDS, micros)
+                    .description("round-trip time of remote requests of this kind at this quantile, since the node "
+                            + "started").tags(opTags.and("quantile", quantile)).register(registry);
+        }
+    }
+
+    private static LatencyMetrics latencyOf(NodeMetrics metrics, String operation) {
+        for (LatencyMetrics candidate : metrics.latencies()) {
+            if (candidate.operation().equals(operation)) {
+                return candidate;
+            }
+        }
+        return new LatencyMetrics(operation, 0, 0, 0, 0, 0);
     }
 
     private void bindTable(MeterRegistry registry, String table, Tags tableTags) {

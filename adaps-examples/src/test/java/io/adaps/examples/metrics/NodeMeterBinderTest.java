@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.LatencyMetrics;
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.PeerMetrics;
 import io.adaps.api.StalenessMetrics;
@@ -70,6 +71,19 @@ class NodeMeterBinderTest {
             assertThat(registry.get("adaps.remote.round.trip.quantile").tag("quantile", "0.99").timeGauge()
                     .value(TimeUnit.MICROSECONDS)).isEqualTo(peer.p99Micros());
             assertThat(registry.get("adaps.remote.round.trip.quantile").timeGauges()).hasSize(3);
+
+            // Half of the 100 keys are at node 1: 50 remote pulls and 50 remote pushes, timed apart.
+            assertThat(metrics.latencies()).extracting(LatencyMetrics::operation)
+                    .containsExactly("pull", "push", "set", "localize", "sync", "refresh");
+            assertThat(registry.get("adaps.remote.latency").tags("node", "0", "operation", "pull").functionTimer().count())
+                    .isEqualTo(50);
+            assertThat(registry.get("adaps.remote.latency").tag("operation", "push").functionTimer().count())
+                    .isEqualTo(50);
+            assertThat(registry.get("adaps.remote.latency").tag("operation", "set").functionTimer().count()).isZero();
+            assertThat(registry.get("adaps.remote.latency.quantile").tag("operation", "pull").timeGauges()).hasSize(3);
+            assertThat(registry.get("adaps.remote.latency.quantile").tags("operation", "pull", "quantile", "0.99")
+                    .timeGauge().value(TimeUnit.MICROSECONDS)).isEqualTo(metrics.latencies().get(0).p99Micros())
+                    .isPositive();
 
             // Each worker pulled 100 single rows at clock 0: 100 reads of table t.
             StalenessMetrics staleness = metrics.staleness("t");
