@@ -49,11 +49,6 @@ public final class WorkerClock {
         this.clock = clock;
     }
 
-    /** The clock through which the worker's updates (other than to local replicas) are applied. */
-    public long flushed() {
-        return flushed;
-    }
-
     /** Every update of clocks before {@code clock} has been applied by its owner. Worker thread. */
     public void flushedThrough(long clock) {
         if (clock > flushed) {
