@@ -208,6 +208,7 @@ public interface AdaPS extends AutoCloseable {
         private Duration barrierTimeout = Duration.ofMinutes(10);
         private int maxMessageBytes = 4 << 20;
         private Path restoreFrom;
+        private boolean restorePlacement = true;
         private int checkpointsKept = 2;
         private Path checkpointDir;
         private Duration checkpointEvery;
@@ -440,6 +441,20 @@ public interface AdaPS extends AutoCloseable {
         }
 
         /**
+         * Whether a {@linkplain #restoreFrom restore} puts the rows that had moved (relocated to
+         * the nodes that used them) back where they were at the checkpoint, so that a cluster
+         * restarted after a failure starts warm instead of moving them again. Default
+         * {@code true}. It applies when the new cluster has as many nodes and the same
+         * partitioning as the one that wrote the checkpoint, and its technique relocates
+         * ({@link Technique#relocates()}); otherwise every row starts at its home, as with
+         * {@code false}. {@link RestoredCheckpoint#placementRestored()} tells which happened.
+         */
+        public Builder restorePlacement(boolean restore) {
+            this.restorePlacement = restore;
+            return this;
+        }
+
+        /**
          * How many complete checkpoints a directory keeps: after a checkpoint is published, node
          * 0 removes the older ones beyond this many. Default 2, so that one complete checkpoint
          * remains even if the newest turns out damaged.
@@ -593,7 +608,8 @@ public interface AdaPS extends AutoCloseable {
             }
             return new NodeSettings(resolved, id, addresses, clusterId, partitioning, technique, sampling, samplePoolSize,
                     samplePoolReuse, transport, bind, tls, clusterSecret, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
-                    barrierTimeout, maxMessageBytes, restoreFrom, checkpointsKept, checkpointDir, checkpointEvery);
+                    barrierTimeout, maxMessageBytes, restoreFrom, restorePlacement, checkpointsKept, checkpointDir,
+                    checkpointEvery);
         }
 
         /**

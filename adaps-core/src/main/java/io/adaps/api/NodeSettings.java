@@ -35,6 +35,7 @@ public final class NodeSettings {
     private final Duration barrierTimeout;
     private final int maxMessageBytes;
     private final Path restoreFrom;
+    private final boolean restorePlacement;
     private final int checkpointsKept;
     private final Path checkpointDir;
     private final Duration checkpointEvery;
@@ -43,7 +44,7 @@ public final class NodeSettings {
                  Technique technique, SamplingScheme sampling, int samplePoolSize, int samplePoolReuse, Transport transport,
                  String bindHost, TlsSettings tls, ClusterSecret clusterSecret, Duration connectTimeout,
                  Duration heartbeatInterval, Duration failureTimeout, Duration operationTimeout, Duration barrierTimeout,
-                 int maxMessageBytes, Path restoreFrom, int checkpointsKept, Path checkpointDir,
+                 int maxMessageBytes, Path restoreFrom, boolean restorePlacement, int checkpointsKept, Path checkpointDir,
                  Duration checkpointEvery) {
         List<Table> laidOut = new ArrayList<>(tables.size());
         long firstKey = 0;
@@ -71,6 +72,7 @@ public final class NodeSettings {
         this.barrierTimeout = barrierTimeout;
         this.maxMessageBytes = maxMessageBytes;
         this.restoreFrom = restoreFrom;
+        this.restorePlacement = restorePlacement;
         this.checkpointsKept = checkpointsKept;
         this.checkpointDir = checkpointDir;
         this.checkpointEvery = checkpointEvery;
@@ -166,6 +168,11 @@ public final class NodeSettings {
     /** The directory whose newest checkpoint the node starts from, or {@code null}: a fresh start. */
     public Path restoreFrom() {
         return restoreFrom;
+    }
+
+    /** Whether a restore puts rows where the checkpoint found them, where it can ({@link AdaPS.Builder#restorePlacement}). */
+    public boolean restorePlacement() {
+        return restorePlacement;
     }
 
     /** How many complete checkpoints a checkpoint directory keeps. */

@@ -28,13 +28,24 @@ public final class RestoredCheckpoint {
     private final long generation;
     private final int nodes;
     private final List<SavedWorker> workers;
+    private final boolean placementRestored;
 
     /** Made by the runtime when it restores a node. */
-    public RestoredCheckpoint(Path manifest, long generation, int nodes, List<SavedWorker> workers) {
+    public RestoredCheckpoint(Path manifest, long generation, int nodes, List<SavedWorker> workers,
+                              boolean placementRestored) {
         this.manifest = manifest;
         this.generation = generation;
         this.nodes = nodes;
         this.workers = List.copyOf(workers);
+        this.placementRestored = placementRestored;
+    }
+
+    /**
+     * Whether this node started with the rows where the checkpoint found them
+     * ({@link AdaPS.Builder#restorePlacement}); {@code false}: every row started at its home.
+     */
+    public boolean placementRestored() {
+        return placementRestored;
     }
 
     /** The manifest restored from. */

@@ -46,6 +46,11 @@ public enum Technique {
         return this == ADAPTIVE || this == RELOCATION_ONLY || this == REPLICATION_ONLY;
     }
 
+    /** Whether rows move to the nodes that use them under this technique. */
+    public boolean relocates() {
+        return this == ADAPTIVE || this == RELOCATION_ONLY;
+    }
+
     /** Whether nodes with this technique hold replicas. */
     public boolean replicates() {
         return this == ADAPTIVE || this == REPLICATION_ONLY || this == FULL_REPLICATION;

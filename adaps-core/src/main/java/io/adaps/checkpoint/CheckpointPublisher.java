@@ -54,7 +54,7 @@ public final class CheckpointPublisher {
         StringJoiner clocks = new StringJoiner(",");
         for (FileEntry file : files) {
             if (FileEntry.STATE.equals(file.kind())) {
-                for (SavedWorker worker : StateFile.read(dir, file)) {
+                for (SavedWorker worker : StateFile.read(dir, file).workers()) {
                     clocks.add(worker.node() + "/" + worker.worker() + ":" + worker.clock());
                 }
             }

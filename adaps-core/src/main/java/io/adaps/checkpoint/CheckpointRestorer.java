@@ -27,11 +27,14 @@ public final class CheckpointRestorer {
     private final Path dir;
     private final Path manifestFile;
     private final Manifest manifest;
+    /** Every writing node's state file, by node. */
+    private final List<NodeState> states;
 
-    private CheckpointRestorer(Path dir, Path manifestFile, Manifest manifest) {
+    private CheckpointRestorer(Path dir, Path manifestFile, Manifest manifest, List<NodeState> states) {
         this.dir = dir;
         this.manifestFile = manifestFile;
         this.manifest = manifest;
+        this.states = states;
     }
 
     /**
@@ -74,12 +77,17 @@ public final class CheckpointRestorer {
                         + " as the manifest records; " + (size < file.size() ? "truncated" : "longer") + ")");
             }
         }
-        return new CheckpointRestorer(dir, manifestFile, manifest);
+        List<NodeState> states = new ArrayList<>();
+        for (FileEntry file : manifest.stateFiles()) {
+            states.add(StateFile.read(dir, file));
+        }
+        return new CheckpointRestorer(dir, manifestFile, manifest, states);
     }
 
     /**
-     * Installs into {@code store} every row of {@code table} for which {@code here} holds, from
-     * whichever files hold it, as an owned row with its saved value and rule state.
+     * Installs into {@code store} every row of {@code table} for which {@code here} holds (the rows
+     * this node is home of, or those it owned at the cut, see {@link #placement}), from whichever
+     * files hold it, as an owned row with its saved value and rule state.
      *
      * @throws CheckpointException naming the file or table if a file is corrupted or a row is missing or repeated
      */
@@ -106,17 +114,37 @@ public final class CheckpointRestorer {
         }
         if (loaded[0] != expected) {
             throw new CheckpointException("manifest=" + manifestFile + ": table '" + table.name() + "' restored "
-                    + loaded[0] + " rows here (expected " + expected + ", the rows this node is home of)");
+                    + loaded[0] + " rows here (expected " + expected + ", the rows placed on this node)");
         }
     }
 
-    /** The workers of every node that wrote the checkpoint, with what they saved. */
-    public RestoredCheckpoint restored() {
-        List<SavedWorker> workers = new ArrayList<>();
-        for (FileEntry file : manifest.stateFiles()) {
-            workers.addAll(StateFile.read(dir, file));
+    /**
+     * Where the rows were owned at the cut, if a cluster of {@code nodes} nodes partitioned by
+     * {@code partitioning} can put them there: the checkpoint was written by as many nodes with the
+     * same partitioning, and saved its placement (format 2). {@code null} otherwise.
+     */
+    public Placement placement(int nodes, String partitioning, int tables) {
+        if (manifest.nodes() != nodes || states.size() != nodes) {
+            return null;
         }
-        return new RestoredCheckpoint(manifestFile, manifest.generation(), manifest.nodes(), workers);
+        for (NodeState state : states) {
+            if (!partitioning.equals(state.partitioning())) {
+                return null;
+            }
+        }
+        return Placement.of(states, tables);
+    }
+
+    /**
+     * The workers of every node that wrote the checkpoint, with what they saved; {@code placed}:
+     * whether this node starts with the placement of the cut.
+     */
+    public RestoredCheckpoint restored(boolean placed) {
+        List<SavedWorker> workers = new ArrayList<>();
+        for (NodeState state : states) {
+            workers.addAll(state.workers());
+        }
+        return new RestoredCheckpoint(manifestFile, manifest.generation(), manifest.nodes(), workers, placed);
     }
 
     private static String firstDifference(String saved, String declared) {

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.function.IntFunction;
 import java.util.zip.CRC32C;
 
-import io.adaps.api.RestoredCheckpoint.SavedWorker;
 import io.adaps.api.Table;
 
 /**
@@ -43,12 +42,12 @@ public final class CheckpointWriter {
     /**
      * Writes node {@code node}'s files of checkpoint {@code generation} into {@code dir}: each
      * table's rows as {@code rows} gives them (a snapshot taken now, or earlier), then the state
-     * file, then the part file.
+     * file with {@code state}, then the part file.
      *
      * @return the bytes of its data and state files
      */
     public static long write(Path dir, long generation, int node, List<Table> tables, IntFunction<RowSnapshot> rows,
-                             List<SavedWorker> workers) throws IOException {
+                             NodeState state) throws IOException {
         List<FileEntry> entries = new ArrayList<>();
         for (Table table : tables) {
             Path file = dir.resolve(CheckpointFiles.data(generation, table.id(), node));
@@ -58,12 +57,12 @@ public final class CheckpointWriter {
             entries.add(new FileEntry(file.getFileName().toString(), FileEntry.DATA, entry.table(), node, entry.rows(),
                     entry.size(), entry.crc()));
         }
-        byte[] state = StateFile.encode(node, workers);
+        byte[] stateBytes = StateFile.encode(state);
         Path stateFile = dir.resolve(CheckpointFiles.state(generation, node));
         Path tmp = tmp(stateFile);
         try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer buffer = ByteBuffer.wrap(state);
+            ByteBuffer buffer = ByteBuffer.wrap(stateBytes);
             while (buffer.hasRemaining()) {
                 channel.write(buffer);
             }
@@ -71,9 +70,9 @@ public final class CheckpointWriter {
         }
         Files.move(tmp, stateFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         CRC32C crc = new CRC32C();
-        crc.update(state);
-        entries.add(new FileEntry(stateFile.getFileName().toString(), FileEntry.STATE, -1, node, workers.size(),
-                state.length, (int) crc.getValue()));
+        crc.update(stateBytes);
+        entries.add(new FileEntry(stateFile.getFileName().toString(), FileEntry.STATE, -1, node, state.workers().size(),
+                stateBytes.length, (int) crc.getValue()));
         StringBuilder part = new StringBuilder();
         long bytes = 0;
         for (FileEntry entry : entries) {

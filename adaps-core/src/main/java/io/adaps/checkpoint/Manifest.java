@@ -15,7 +15,7 @@ import io.adaps.api.CheckpointException;
  * What publishes a checkpoint: a small text file, {@code MANIFEST-<generation>}, written last and
  * renamed into place atomically, so a checkpoint without one does not exist. Its lines:
  * <pre>
- *   adaps-checkpoint format=1
+ *   adaps-checkpoint format=2
  *   generation=7
  *   nodes=3
  *   schema=users:1000x8:normal(...):adagrad(...);items:...      (the tables, as nodes compare them)
@@ -35,8 +35,8 @@ import io.adaps.api.CheckpointException;
  * @param files      every data and state file of the checkpoint
  */
 public record Manifest(int format, long generation, int nodes, String schema, String clocks, List<FileEntry> files) {
-    /** The format this code writes, and the newest it reads. */
-    public static final int FORMAT_VERSION = 1;
+    /** The format this code writes, and the newest it reads (2: state files hold the placement). */
+    public static final int FORMAT_VERSION = 2;
     private static final String MAGIC = "adaps-checkpoint format=";
 
     public Manifest {

@@ -2,6 +2,7 @@ package io.adaps.checkpoint;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongPredicate;
 
 import io.adaps.api.Table;
 import io.adaps.store.TableStore;
@@ -68,6 +69,17 @@ public final class RowSnapshot {
     /** Rows copied. */
     public long size() {
         return rows.size();
+    }
+
+    /** The rows copied for which {@code which} holds, ascending. */
+    public int[] rows(LongPredicate which) {
+        IntArrayList matching = new IntArrayList();
+        for (int i = 0; i < rows.size(); i++) {
+            if (which.test(rows.getInt(i))) {
+                matching.add(rows.getInt(i));
+            }
+        }
+        return matching.toIntArray();
     }
 
     /** The row id of the {@code i}-th row copied. */

@@ -3,6 +3,7 @@ package io.adaps.checkpoint;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,14 +14,19 @@ import io.adaps.api.CheckpointException;
 import io.adaps.api.RestoredCheckpoint.SavedWorker;
 
 /**
- * One node's workers at a checkpoint: each one's id, clock and the state the application saved
- * for it ({@link io.adaps.api.Worker#checkpointState}). Little-endian:
+ * One node's bookkeeping at a checkpoint: its workers, each one's id, clock and the state the
+ * application saved for it ({@link io.adaps.api.Worker#checkpointState}), and (format 2) the
+ * node's placement: the rows it owned that are homed elsewhere, with the partitioning that says
+ * where home is. Little-endian:
  * <pre>
  *   0          8            12         16          20
  *   | "ADPSSTAT" | format u32 | node u32 | workers u32 |                  header, 20 bytes
  *   | worker u32 | clock i64 | length i32 (-1: saved nothing) | length bytes |   per worker
+ *   | partitioning length u32 | partitioning UTF-8 | tables u32 |           format 2: placement
+ *   | table u32 | rows u32 | row u32 x rows (ascending) |                   per table
  * </pre>
- * Size and CRC32C are in the manifest.
+ * Size and CRC32C are in the manifest. Most rows never leave their home, so the placement is
+ * short: only the rows relocated before the cut.
  */
 final class StateFile {
     static final long MAGIC = 0x5441545353504441L; // "ADPSSTAT" read little-endian
@@ -29,10 +35,17 @@ final class StateFile {
     private StateFile() {
     }
 
-    static byte[] encode(int node, List<SavedWorker> workers) {
-        int bytes = HEADER_BYTES;
+    static byte[] encode(NodeState state) {
+        int node = state.node();
+        List<SavedWorker> workers = state.workers();
+        int[][] placed = state.placed();
+        byte[] partitioningBytes = state.partitioning().getBytes(StandardCharsets.UTF_8);
+        int bytes = HEADER_BYTES + 8 + partitioningBytes.length;
         for (SavedWorker worker : workers) {
             bytes += 16 + (worker.state() == null ? 0 : worker.state().length);
+        }
+        for (int[] rows : placed) {
+            bytes += 8 + 4 * rows.length;
         }
         ByteBuffer buffer = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
         buffer.putLong(MAGIC).putInt(Manifest.FORMAT_VERSION).putInt(node).putInt(workers.size());
@@ -44,6 +57,13 @@ final class StateFile {
                 buffer.putInt(worker.state().length).put(worker.state());
             }
         }
+        buffer.putInt(partitioningBytes.length).put(partitioningBytes).putInt(placed.length);
+        for (int table = 0; table < placed.length; table++) {
+            buffer.putInt(table).putInt(placed[table].length);
+            for (int row : placed[table]) {
+                buffer.putInt(row);
+            }
+        }
         return buffer.array();
     }
 
@@ -52,7 +72,7 @@ final class StateFile {
      *
      * @throws CheckpointException naming the file if it is missing, truncated, corrupted or malformed
      */
-    static List<SavedWorker> read(Path dir, FileEntry entry) {
+    static NodeState read(Path dir, FileEntry entry) {
         Path file = dir.resolve(entry.name());
         byte[] bytes;
         try {
@@ -93,7 +113,22 @@ final class StateFile {
                 }
                 workers.add(new SavedWorker(node, worker, clock, state));
             }
-            return workers;
+            if (format < 2) {
+                return new NodeState(node, workers, null, new int[0][]);
+            }
+            byte[] partitioning = new byte[buffer.getInt()];
+            buffer.get(partitioning);
+            int[][] placed = new int[buffer.getInt()][];
+            for (int table = 0; table < placed.length; table++) {
+                if (buffer.getInt() != table) {
+                    throw new CheckpointException(name + " is malformed: its placement's table " + table + " is out of order");
+                }
+                placed[table] = new int[buffer.getInt()];
+                for (int i = 0; i < placed[table].length; i++) {
+                    placed[table][i] = buffer.getInt();
+                }
+            }
+            return new NodeState(node, workers, new String(partitioning, StandardCharsets.UTF_8), placed);
         } catch (RuntimeException e) {
             if (e instanceof CheckpointException checkpoint) {
                 throw checkpoint;

@@ -20,6 +20,7 @@ import io.adaps.api.transport.Transport;
 import io.adaps.api.transport.TransportConfig;
 import io.adaps.api.transport.TransportProvider;
 import io.adaps.checkpoint.CheckpointRestorer;
+import io.adaps.checkpoint.Placement;
 import io.adaps.context.NodeConfig;
 import io.adaps.consistency.ClusterClocks;
 import io.adaps.context.NodeContext;
@@ -72,8 +73,11 @@ public final class NodeBootstrap implements NodeFactory {
         NodeConfig config = check(settings);
         CheckpointRestorer restore = settings.restoreFrom() == null ? null
                 : CheckpointRestorer.open(settings.restoreFrom(), Schema.describeTables(config.tables()), config.tables());
-        TableStore[] stores = allocate(config, restore);
-        RestoredCheckpoint restored = restore == null ? null : restore.restored();
+        Placement placement = restore == null || !settings.restorePlacement() || !config.isCluster()
+                || !config.technique().relocates() ? null
+                : restore.placement(config.clusterSize(), config.partitioning().toString(), config.tables().size());
+        TableStore[] stores = allocate(config, restore, placement);
+        RestoredCheckpoint restored = restore == null ? null : restore.restored(placement != null);
         Transport transport = null;
         TransportConfig transportConfig = null;
         if (config.isCluster()) {
@@ -97,6 +101,9 @@ public final class NodeBootstrap implements NodeFactory {
             Technique technique = config.technique();
             RowServer rows = new RowServer(context);
             relocator = new Relocator(context, rows);
+            if (placement != null) {
+                place(context, relocator, placement);
+            }
             RequestServer requests = new RequestServer(context, rows, relocator);
             calls = new CallRegistry(peers);
             boolean managed = technique.signalsIntent() || technique.replicates();
@@ -212,17 +219,39 @@ public final class NodeBootstrap implements NodeFactory {
     }
 
     /**
+     * A restore's placement, once the stores hold the rows placed here: the directory of each row
+     * homed here records the node the row is placed on, and every node's location cache knows
+     * where the moved rows are, so that the first requests go there directly.
+     */
+    private static void place(NodeContext context, Relocator relocator, Placement placement) {
+        for (Table table : context.tables()) {
+            placement.forEachMoved(table.id(), (row, owner) -> {
+                if (context.config().home(table, row) == context.nodeId()) {
+                    relocator.restoreOwner(table, row, owner);
+                }
+                if (owner != context.nodeId()) {
+                    context.locations().put(table.id(), row, owner);
+                }
+            });
+        }
+        LOG.info("node {}: restored the checkpoint's placement, {} row(s) away from their home", context.nodeId(),
+                placement.movedRows());
+    }
+
+    /**
      * The stores of the tables, holding the rows this node is home of (every row on a cluster of
-     * one), initialized or, with {@code restore}, as the checkpoint saved them, and, under
+     * one), or those placed here by a restore's {@code placement}, initialized or, with
+     * {@code restore}, as the checkpoint saved them, and, under
      * {@link Technique#FULL_REPLICATION}, replicas of every other row whose rule accumulates.
      */
-    private static TableStore[] allocate(NodeConfig config, CheckpointRestorer restore) {
+    private static TableStore[] allocate(NodeConfig config, CheckpointRestorer restore, Placement placement) {
         List<Table> tables = config.tables();
         TableStore[] stores = new TableStore[tables.size()];
         for (Table table : tables) {
             TableStore store = new TableStore(table.spec(), config.nodeId(), config.clusterSize());
             if (restore != null) {
-                restore.load(table, store, row -> !config.isCluster() || config.home(table, row) == config.nodeId());
+                restore.load(table, store, row -> !config.isCluster() || (placement == null ? config.home(table, row)
+                        : placement.owner(table.id(), row, config.home(table, row))) == config.nodeId());
             } else {
                 for (long row = 0; row < table.rows(); row++) {
                     if (!config.isCluster() || config.home(table, row) == config.nodeId()) {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -16,10 +15,11 @@ import io.adaps.api.CheckpointResult;
 import io.adaps.api.CheckpointTicket;
 import io.adaps.api.ClusterException;
 import io.adaps.api.PeerFailedException;
-import io.adaps.api.RestoredCheckpoint.SavedWorker;
+import io.adaps.api.Table;
 import io.adaps.checkpoint.CheckpointFiles;
 import io.adaps.checkpoint.CheckpointPublisher;
 import io.adaps.checkpoint.CheckpointWriter;
+import io.adaps.checkpoint.NodeState;
 import io.adaps.checkpoint.RowSnapshot;
 import io.adaps.context.NodeContext;
 import io.adaps.placement.AdaptiveManager;
@@ -40,7 +40,8 @@ import io.adaps.worker.Workers;
  *   one synchronization round: replicas' updates reach their owners
  *   generation = newest published + 1; clear this node's leftovers of an earlier attempt
  *   ---------------------------- barrier: the cut; every row has one owner holding every update
- *   copy the rows it owns (RowSnapshot) and its workers' clocks and states
+ *   copy the rows it owns (RowSnapshot), which of them are homed elsewhere (the placement), and
+ *   its workers' clocks and states
  *   ---------------------------- barrier: every node has copied (no update can reach an uncopied row)
  *   resume placements                                   training goes on
  *   background thread: write the data and state files, then the part file (or a failure mark)
@@ -69,6 +70,8 @@ final class NodeCheckpoints {
     /** {@code null} on a cluster of one. */
     private final Relocator relocator;
     private final String schema;
+    /** The partitioning that decides the rows' homes, saved with the placement. */
+    private final String partitioning;
     private final int kept;
     private BackgroundCheckpoint previous;
     private volatile CheckpointResult last;
@@ -81,6 +84,7 @@ final class NodeCheckpoints {
         this.manager = manager;
         this.relocator = relocator;
         this.schema = Schema.describeTables(context.tables());
+        this.partitioning = context.config().partitioning().toString();
         this.kept = kept;
     }
 
@@ -98,7 +102,7 @@ final class NodeCheckpoints {
         Exception failure = null;
         long generation;
         RowSnapshot[] rows = null;
-        List<SavedWorker> saved = null;
+        NodeState saved = null;
         if (manager != null) {
             manager.pausePlacements();
         }
@@ -124,10 +128,13 @@ final class NodeCheckpoints {
             }
             if (failure == null) {
                 rows = new RowSnapshot[context.tables().size()];
+                int[][] placed = new int[rows.length][];
                 for (int table = 0; table < rows.length; table++) {
-                    rows[table] = RowSnapshot.of(context.table(table), context.store(table));
+                    Table t = context.table(table);
+                    rows[table] = RowSnapshot.of(t, context.store(table));
+                    placed[table] = rows[table].rows(row -> context.config().home(t, row) != context.nodeId());
                 }
-                saved = workers.saved(context.nodeId());
+                saved = new NodeState(context.nodeId(), workers.saved(context.nodeId()), partitioning, placed);
             }
             if (cluster) {
                 // Until every node has copied its rows, none goes on: its workers' updates would
@@ -145,7 +152,7 @@ final class NodeCheckpoints {
                 "node " + context.nodeId() + ": checkpoint " + generation + " in " + directory);
         Exception cutFailure = failure;
         RowSnapshot[] snapshot = rows;
-        List<SavedWorker> states = saved;
+        NodeState states = saved;
         Thread writer = new Thread(() -> write(directory, generation, snapshot, states, cutFailure, start, pause, ticket),
                 "adaps-checkpoint-" + context.nodeId());
         writer.setDaemon(true);
@@ -160,7 +167,7 @@ final class NodeCheckpoints {
     }
 
     /** The background part: this node's files, then publishing (node 0) or waiting for it. */
-    private void write(Path dir, long generation, RowSnapshot[] rows, List<SavedWorker> states, Exception cutFailure,
+    private void write(Path dir, long generation, RowSnapshot[] rows, NodeState states, Exception cutFailure,
                        long start, Duration pause, BackgroundCheckpoint ticket) {
         int node = context.nodeId();
         long bytes = 0;

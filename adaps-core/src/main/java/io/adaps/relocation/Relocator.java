@@ -166,6 +166,19 @@ public final class Relocator {
         queue.add(queued);
     }
 
+    /**
+     * Records, before the node serves anything, that {@code row} homed here is owned by
+     * {@code owner}: a restore that puts rows back where a checkpoint found them.
+     */
+    public void restoreOwner(Table table, long row, int owner) {
+        lock.lock();
+        try {
+            directory.grant(table.id(), row, owner);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The owner of a row homed here by this node's directory. */
     public int directoryOwner(int table, long row) {
         lock.lock();

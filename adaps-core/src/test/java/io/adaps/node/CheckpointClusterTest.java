@@ -80,6 +80,48 @@ class CheckpointClusterTest {
         restoreAndCompare(saved, 3, Technique.RELOCATION_ONLY);
     }
 
+    @ParameterizedTest
+    @EnumSource(value = Technique.class, names = {"ADAPTIVE", "RELOCATION_ONLY"})
+    void aRestoreOntoTheSameClusterPutsMovedRowsBackWhereTheyWere(Technique technique) throws Exception {
+        trainAndCheckpoint(3, technique);
+        try (TestCluster cluster = FIXTURE.cluster(3, b -> b.table(SUMS).table(STEPS).technique(technique)
+                .restoreFrom(dir))) {
+            for (int n = 0; n < 3; n++) {
+                AdaPS node = cluster.node(n);
+                assertThat(node.restoredFrom().orElseThrow().placementRestored()).isTrue();
+                // The rows node n alone used had moved there before the cut (awaited, or localized).
+                assertPlacedOn(cluster, n, node.table("sums"), ownRows(n)[0]);
+                for (long row : movedSteps(n)) {
+                    assertPlacedOn(cluster, n, node.table("steps"), row);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aRestoreStartsEveryRowAtItsHomeWhenAskedOrWhenThePlacementCannotApply() throws Exception {
+        trainAndCheckpoint(3, Technique.ADAPTIVE);
+        record Case(int nodes, Technique technique, boolean restorePlacement) {
+        }
+        for (Case c : List.of(new Case(3, Technique.ADAPTIVE, false), new Case(3, Technique.STATIC, true),
+                new Case(2, Technique.ADAPTIVE, true))) {
+            try (TestCluster cluster = FIXTURE.cluster(c.nodes(), b -> b.table(SUMS).table(STEPS).technique(c.technique())
+                    .restoreFrom(dir).restorePlacement(c.restorePlacement()))) {
+                for (int n = 0; n < c.nodes(); n++) {
+                    AdaPS node = cluster.node(n);
+                    assertThat(node.restoredFrom().orElseThrow().placementRestored()).as("%s, node %d", c, n).isFalse();
+                    for (Table table : node.tables()) {
+                        for (long row = 0; row < table.rows(); row++) {
+                            assertThat(Internals.kindOf(node, table, row) == SlotKind.OWNED)
+                                    .as("%s: row %d of %s owned on node %d", c, row, table.name(), n)
+                                    .isEqualTo(Internals.home(node, table, row) == n);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void aNodeThatCannotWriteFailsTheCheckpointOnEveryNodeAndThePreviousOneStays() throws Exception {
         try (TestCluster cluster = FIXTURE.cluster(3, b -> b.table(SUMS).table(STEPS))) {
@@ -223,7 +265,7 @@ class CheckpointClusterTest {
                 long[] ownSteps = ownSteps(n);
                 worker.table("sums").intent(concat(HOT_SUMS, own), 0, 1_000_000);
                 worker.table("steps").intent(concat(HOT_STEPS, ownSteps), 0, 1_000_000);
-                long[] moved = {10L * ((n + 2) % 3) + 8, 10L * ((n + 2) % 3) + 9};
+                long[] moved = movedSteps(n);
                 worker.table("steps").localize(moved);
                 for (int round = 0; round < 20; round++) {
                     push(worker, pushes, concat(HOT_SUMS, own), concat(HOT_STEPS, concat(ownSteps, moved)), round);
@@ -344,6 +386,24 @@ class CheckpointClusterTest {
     private static long[] ownRows(int n) {
         long first = 8 + 16L * ((n + 1) % 3);
         return new long[] {first, first + 1, first + 2, first + 3};
+    }
+
+    /** Rows of "steps" homed on another node that node {@code n} localizes. */
+    private static long[] movedSteps(int n) {
+        return new long[] {10L * ((n + 2) % 3) + 8, 10L * ((n + 2) % 3) + 9};
+    }
+
+    /** Asserts that {@code node} owns {@code row} and that the row's home says so. */
+    private static void assertPlacedOn(TestCluster cluster, int node, Table table, long row) {
+        AdaPS owner = cluster.node(node);
+        int home = Internals.home(owner, table, row);
+        assertThat(home).as("row %d of %s is homed elsewhere", row, table.name()).isNotEqualTo(node);
+        assertThat(Internals.kindOf(owner, table, row)).as("row %d of %s on node %d", row, table.name(), node)
+                .isEqualTo(SlotKind.OWNED);
+        assertThat(Internals.kindOf(cluster.node(home), table, row)).as("row %d of %s at its home", row, table.name())
+                .isNotEqualTo(SlotKind.OWNED);
+        assertThat(Internals.directoryOwner(cluster.node(home), table, row)).as("the directory of row %d", row)
+                .isEqualTo(node);
     }
 
     private static long[] ownSteps(int n) {
