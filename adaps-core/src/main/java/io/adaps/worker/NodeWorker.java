@@ -59,6 +59,11 @@ import io.adaps.util.BoundedWait;
  * never taken for one of the next.
  */
 public final class NodeWorker extends AbstractAccess implements Worker {
+    /**
+     * What a read on a cluster of one reflects: every update made so far (they are all in the
+     * node's store), so it is never stale, and the watermark need not be read.
+     */
+    private static final long ONE_NODE = Long.MAX_VALUE;
     /** Indexes of {@link #addCounters}. */
     public static final int LOCAL_PULLS = 0;
     public static final int LOCAL_PUSHES = 1;
@@ -376,14 +381,14 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         long floats = checkIdsAndCountFloats(table, ids, idOffset, idCount);
         checkBuffer(op, buffer, bufferOffset, floats, exactLength);
         long ticket = async ? ++ticketsIssued : 0;
-        long watermark = clocks.watermark();
-        readTag = TableStore.OWNED_TAG;
         if (!cluster) {
             runLocal(op, table, ids, idOffset, idCount, buffer, bufferOffset);
             count(op, idCount);
-            countRead(op, table, ids, idOffset, idCount, watermark);
+            countRead(op, table, ids, idOffset, idCount, ONE_NODE);
             return ticket;
         }
+        long watermark = clocks.watermark();
+        readTag = TableStore.OWNED_TAG;
         Requester remote = requester();
         remote.begin(op);
         InFlightPushes inFlight = op == Operation.PUSH ? services.inFlight() : null;
@@ -506,7 +511,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         checkBuffer(op, buffer, bufferOffset, idTable.valueLength(), false);
         long row = table == null ? id - idTable.firstKey() : id;
         TableStore store = stores[idTable.id()];
-        long watermark = clocks.watermark();
+        long watermark = cluster ? clocks.watermark() : ONE_NODE;
         readTag = TableStore.OWNED_TAG;
         if (op == Operation.PULL ? pullHere(store, idTable.id(), row, buffer, bufferOffset)
                 : run(op, store, row, buffer, bufferOffset)) {
