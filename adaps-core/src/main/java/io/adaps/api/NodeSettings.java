@@ -36,6 +36,7 @@ public final class NodeSettings {
     private final int maxMessageBytes;
     private final Path restoreFrom;
     private final int checkpointsKept;
+    private final int fullCheckpointEvery;
     private final Path checkpointDir;
     private final Duration checkpointEvery;
 
@@ -43,7 +44,7 @@ public final class NodeSettings {
                  Technique technique, SamplingScheme sampling, int samplePoolSize, int samplePoolReuse, Transport transport,
                  String bindHost, TlsSettings tls, ClusterSecret clusterSecret, Duration connectTimeout,
                  Duration heartbeatInterval, Duration failureTimeout, Duration operationTimeout, Duration barrierTimeout,
-                 int maxMessageBytes, Path restoreFrom, int checkpointsKept, Path checkpointDir,
+                 int maxMessageBytes, Path restoreFrom, int checkpointsKept, int fullCheckpointEvery, Path checkpointDir,
                  Duration checkpointEvery) {
         List<Table> laidOut = new ArrayList<>(tables.size());
         long firstKey = 0;
@@ -72,6 +73,7 @@ public final class NodeSettings {
         this.maxMessageBytes = maxMessageBytes;
         this.restoreFrom = restoreFrom;
         this.checkpointsKept = checkpointsKept;
+        this.fullCheckpointEvery = fullCheckpointEvery;
         this.checkpointDir = checkpointDir;
         this.checkpointEvery = checkpointEvery;
     }
@@ -171,6 +173,11 @@ public final class NodeSettings {
     /** How many complete checkpoints a checkpoint directory keeps. */
     public int checkpointsKept() {
         return checkpointsKept;
+    }
+
+    /** Every how many checkpoints in a directory one is full; the others are increments (1: all full). */
+    public int fullCheckpointEvery() {
+        return fullCheckpointEvery;
     }
 
     /** Where periodic checkpoints go, or {@code null}: none. */

@@ -35,7 +35,7 @@ final class StateFile {
             bytes += 16 + (worker.state() == null ? 0 : worker.state().length);
         }
         ByteBuffer buffer = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        buffer.putLong(MAGIC).putInt(Manifest.FORMAT_VERSION).putInt(node).putInt(workers.size());
+        buffer.putLong(MAGIC).putInt(Manifest.FULL_FORMAT).putInt(node).putInt(workers.size());
         for (SavedWorker worker : workers) {
             buffer.putInt(worker.worker()).putLong(worker.clock());
             if (worker.state() == null) {
@@ -77,7 +77,7 @@ final class StateFile {
             int format = buffer.getInt();
             int node = buffer.getInt();
             int count = buffer.getInt();
-            if (magic != MAGIC || format < 1 || format > Manifest.FORMAT_VERSION || node != entry.node() || count < 0) {
+            if (magic != MAGIC || format != Manifest.FULL_FORMAT || node != entry.node() || count < 0) {
                 throw new CheckpointException(name + " has header magic=" + Long.toHexString(magic) + " format=" + format
                         + " node=" + node + " workers=" + count + " (expected node=" + entry.node() + ")");
             }
