@@ -460,8 +460,9 @@ public interface AdaPS extends AutoCloseable {
          * base), so that they cost what changed rather than the whole model. Explicit, async and
          * periodic checkpoints count alike, per directory. Default 1: every checkpoint full.
          * Restoring an increment reads its chain, the full checkpoint and each increment since
-         * ({@link #restoreFrom} takes the newest, as always); {@link #checkpointsKept} keeps every
-         * checkpoint a kept one needs. Telling changed rows costs training nothing (each row's
+         * ({@link #restoreFrom} takes the newest, as always), so a damaged full checkpoint makes
+         * the increments on it unrestorable too; {@link #checkpointsKept} keeps every checkpoint a
+         * kept one needs. Telling changed rows costs training nothing (each row's
          * version exists already) and each node 8 bytes per row per directory. Every node must
          * have the same setting: the handshake compares it. A full checkpoint's format is
          * unchanged; an increment is written in manifest format 2, which AdaPS before increments

@@ -99,7 +99,7 @@ final class NodeCheckpoints {
      * This node was just restored from checkpoint {@code generation} in {@code dir}, before any
      * update: with increments, the next checkpoint there may build on it. Called before the node starts.
      */
-    void restored(Path dir, long generation) {
+    synchronized void restored(Path dir, long generation) {
         if (fullEvery > 1) {
             versions.put(key(dir), SavedVersions.restored(generation, context.tables(), context::store));
         }
