@@ -210,6 +210,7 @@ public interface AdaPS extends AutoCloseable {
         private Path restoreFrom;
         private boolean restorePlacement = true;
         private int checkpointsKept = 2;
+        private int fullCheckpointEvery = 1;
         private Path checkpointDir;
         private Duration checkpointEvery;
 
@@ -456,14 +457,39 @@ public interface AdaPS extends AutoCloseable {
 
         /**
          * How many complete checkpoints a directory keeps: after a checkpoint is published, node
-         * 0 removes the older ones beyond this many. Default 2, so that one complete checkpoint
-         * remains even if the newest turns out damaged.
+         * 0 removes the older ones beyond this many, except those that a kept increment builds on
+         * (see {@link #fullCheckpointEvery}). Default 2, so that one complete checkpoint remains
+         * even if the newest turns out damaged.
          */
         public Builder checkpointsKept(int count) {
             if (count < 1) {
                 throw new IllegalArgumentException("checkpointsKept=" + count + " (expected >= 1)");
             }
             this.checkpointsKept = count;
+            return this;
+        }
+
+        /**
+         * Makes every {@code n}-th checkpoint in a directory full and the ones between
+         * <em>increments</em>: they hold only the rows changed since the checkpoint before (their
+         * base), so that they cost what changed rather than the whole model. Explicit, async and
+         * periodic checkpoints count alike, per directory. Default 1: every checkpoint full.
+         * Restoring an increment reads its chain, the full checkpoint and each increment since
+         * ({@link #restoreFrom} takes the newest, as always), so a damaged full checkpoint makes
+         * the increments on it unrestorable too; {@link #checkpointsKept} keeps every checkpoint a
+         * kept one needs. Telling changed rows costs training nothing (each row's
+         * version exists already) and each node 8 bytes per row per directory. Every node must
+         * have the same setting: the handshake compares it. A full checkpoint's format is
+         * unchanged; an increment is written in manifest format 2, which AdaPS before increments
+         * refuses as newer.
+         *
+         * @throws IllegalArgumentException if {@code n} is less than 1
+         */
+        public Builder fullCheckpointEvery(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("fullCheckpointEvery=" + n + " (expected >= 1)");
+            }
+            this.fullCheckpointEvery = n;
             return this;
         }
 
@@ -608,7 +634,8 @@ public interface AdaPS extends AutoCloseable {
             }
             return new NodeSettings(resolved, id, addresses, clusterId, partitioning, technique, sampling, samplePoolSize,
                     samplePoolReuse, transport, bind, tls, clusterSecret, connectTimeout, heartbeatInterval, failureTimeout, operationTimeout,
-                    barrierTimeout, maxMessageBytes, restoreFrom, restorePlacement, checkpointsKept, checkpointDir,
+                    barrierTimeout, maxMessageBytes, restoreFrom, restorePlacement, checkpointsKept, fullCheckpointEvery,
+                    checkpointDir,
                     checkpointEvery);
         }
 

@@ -37,6 +37,7 @@ public final class NodeSettings {
     private final Path restoreFrom;
     private final boolean restorePlacement;
     private final int checkpointsKept;
+    private final int fullCheckpointEvery;
     private final Path checkpointDir;
     private final Duration checkpointEvery;
 
@@ -44,7 +45,8 @@ public final class NodeSettings {
                  Technique technique, SamplingScheme sampling, int samplePoolSize, int samplePoolReuse, Transport transport,
                  String bindHost, TlsSettings tls, ClusterSecret clusterSecret, Duration connectTimeout,
                  Duration heartbeatInterval, Duration failureTimeout, Duration operationTimeout, Duration barrierTimeout,
-                 int maxMessageBytes, Path restoreFrom, boolean restorePlacement, int checkpointsKept, Path checkpointDir,
+                 int maxMessageBytes, Path restoreFrom, boolean restorePlacement, int checkpointsKept,
+                 int fullCheckpointEvery, Path checkpointDir,
                  Duration checkpointEvery) {
         List<Table> laidOut = new ArrayList<>(tables.size());
         long firstKey = 0;
@@ -74,6 +76,7 @@ public final class NodeSettings {
         this.restoreFrom = restoreFrom;
         this.restorePlacement = restorePlacement;
         this.checkpointsKept = checkpointsKept;
+        this.fullCheckpointEvery = fullCheckpointEvery;
         this.checkpointDir = checkpointDir;
         this.checkpointEvery = checkpointEvery;
     }
@@ -178,6 +181,11 @@ public final class NodeSettings {
     /** How many complete checkpoints a checkpoint directory keeps. */
     public int checkpointsKept() {
         return checkpointsKept;
+    }
+
+    /** Every how many checkpoints in a directory one is full; the others are increments (1: all full). */
+    public int fullCheckpointEvery() {
+        return fullCheckpointEvery;
     }
 
     /** Where periodic checkpoints go, or {@code null}: none. */

@@ -23,6 +23,9 @@ import io.adaps.api.Table;
  * copied while the node's checkpoint protocol held them still.
  */
 public final class CheckpointWriter {
+    /** The first line of a part file: what its node's data files hold (see {@link #write}). */
+    static final String PART_BASE = "base=";
+
     private CheckpointWriter() {
     }
 
@@ -42,12 +45,14 @@ public final class CheckpointWriter {
     /**
      * Writes node {@code node}'s files of checkpoint {@code generation} into {@code dir}: each
      * table's rows as {@code rows} gives them (a snapshot taken now, or earlier), then the state
-     * file with {@code state}, then the part file.
+     * file with {@code state}, then the part file. The part file's first line, {@code base=}, tells
+     * node 0 what the rows are: every row the node owns (0), or those changed since checkpoint
+     * {@code since}.
      *
      * @return the bytes of its data and state files
      */
-    public static long write(Path dir, long generation, int node, List<Table> tables, IntFunction<RowSnapshot> rows,
-                             NodeState state) throws IOException {
+    public static long write(Path dir, long generation, int node, long since, List<Table> tables,
+                             IntFunction<RowSnapshot> rows, NodeState state) throws IOException {
         List<FileEntry> entries = new ArrayList<>();
         for (Table table : tables) {
             Path file = dir.resolve(CheckpointFiles.data(generation, table.id(), node));
@@ -73,7 +78,7 @@ public final class CheckpointWriter {
         crc.update(stateBytes);
         entries.add(new FileEntry(stateFile.getFileName().toString(), FileEntry.STATE, -1, node, state.workers().size(),
                 stateBytes.length, (int) crc.getValue()));
-        StringBuilder part = new StringBuilder();
+        StringBuilder part = new StringBuilder(PART_BASE).append(since).append('\n');
         long bytes = 0;
         for (FileEntry entry : entries) {
             part.append(entry.toLine()).append('\n');

@@ -14,15 +14,18 @@ import io.adaps.api.Table;
 
 /**
  * The rows of one table that one node owned at a checkpoint, with their values and update-rule
- * state, bit for bit. Little-endian:
+ * state, bit for bit: every one (a full checkpoint), or those changed since the checkpoint's base
+ * (an increment). Little-endian:
  * <pre>
  *   0        8         12        16        20        24          32
  *   +--------+---------+---------+---------+---------+-----------+
  *   | "ADPSROWS" | format u32 | table u32 | valueLength u32 | stride u32 | rows u64 |   header, 32 bytes
  *   +--------+---------+---------+---------+---------+-----------+
- *   | row u32 | stride x f32 (value, then rule state) |            one record per row, in row order
+ *   | row u32 | stride x f32 (value, then rule state) |            one record per row, row ids ascending
  *   ...
  * </pre>
+ * {@code rows} counts the records in the file; {@code format} is 1 in full checkpoints and
+ * increments alike.
  * {@code stride} is the value length plus the rule's state length (Adagrad: twice the value
  * length). Floats are stored as their raw bits, so NaNs and signed zeros survive. The file's CRC32C
  * and size are in the manifest, not in the file: a reader checks both.
@@ -52,7 +55,7 @@ final class DataFile {
         long written = 0;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            buffer.putLong(MAGIC).putInt(Manifest.FORMAT_VERSION).putInt(table.id()).putInt(table.valueLength())
+            buffer.putLong(MAGIC).putInt(Manifest.FULL_FORMAT).putInt(table.id()).putInt(table.valueLength())
                     .putInt(stride).putLong(rows.size());
             for (int i = 0; i < rows.size(); i++) {
                 if (buffer.remaining() < 4 + 4 * stride) {
@@ -112,7 +115,7 @@ final class DataFile {
                 int valueLength = buffer.getInt();
                 int fileStride = buffer.getInt();
                 long rows = buffer.getLong();
-                if (magic != MAGIC || format < 1 || format > Manifest.FORMAT_VERSION || tableId != table.id()
+                if (magic != MAGIC || format != Manifest.FULL_FORMAT || tableId != table.id()
                         || valueLength != table.valueLength() || fileStride != stride || rows != entry.rows()
                         || size != HEADER_BYTES + rows * (4L + 4L * stride)) {
                     throw new CheckpointException(name + " has header magic=" + Long.toHexString(magic) + " format="
@@ -120,13 +123,15 @@ final class DataFile {
                             + " rows=" + rows + " (expected table=" + table.id() + " valueLength=" + table.valueLength()
                             + " stride=" + stride + " rows=" + entry.rows() + " in " + size + " bytes)");
                 }
+                long previous = -1;
                 for (long i = 0; i < rows; i++) {
                     fill(channel, buffer, crc, 4 + 4 * stride, name);
                     long row = buffer.getInt() & 0xFFFF_FFFFL;
-                    if (row >= table.rows()) {
-                        throw new CheckpointException(name + " holds row=" + row + " (expected 0.." + (table.rows() - 1)
-                                + "; the file is corrupted)");
+                    if (row <= previous || row >= table.rows()) {
+                        throw new CheckpointException(name + " holds row=" + row + " after row=" + previous + " (expected "
+                                + (previous + 1) + ".." + (table.rows() - 1) + ", ascending; the file is corrupted)");
                     }
+                    previous = row;
                     for (int f = 0; f < stride; f++) {
                         floats[f] = Float.intBitsToFloat(buffer.getInt());
                     }

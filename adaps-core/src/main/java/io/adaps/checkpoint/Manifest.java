@@ -16,31 +16,58 @@ import io.adaps.api.CheckpointException;
  * renamed into place atomically, so a checkpoint without one does not exist. Its lines:
  * <pre>
  *   adaps-checkpoint format=2
- *   generation=7
+ *   generation=8
+ *   base=7                                                      (format 2 only; see below)
  *   nodes=3
  *   schema=users:1000x8:normal(...):adagrad(...);items:...      (the tables, as nodes compare them)
  *   clocks=0/0:12,0/1:12,1/0:11                                 (node/worker:clock of every worker)
  *   file=... (one line per file, see {@link FileEntry})
  *   crc32c=1a2b3c4d                                             (of every byte before this line)
  * </pre>
- * A reader refuses a manifest whose checksum does not match, whose format is newer than
- * {@link #FORMAT_VERSION}, or whose lines are malformed, naming the file.
+ * A <em>full</em> checkpoint's data files hold every row; it is written in format 1, which has no
+ * {@code base} line, so that AdaPS from before increments restores it. An <em>increment</em>'s
+ * data files hold only the rows that changed since checkpoint {@code base} (the one before it in
+ * the directory); it is written in format 2, and restoring it means restoring its base first
+ * ({@link CheckpointChain}). A reader refuses a manifest whose checksum does not match, whose
+ * format is newer than {@link #FORMAT_VERSION}, or whose lines are malformed, naming the file.
  *
  * @param format     the format version it was written in
  * @param generation its checkpoint's number in the directory
+ * @param base       the checkpoint whose rows this one holds the changes of, 0 for a full checkpoint
  * @param nodes      nodes that wrote the checkpoint
  * @param schema     the tables (names, sizes, initializers, rules, sampling) as the handshake describes them
  * @param clocks     every worker's clock at the cut, as {@code node/worker:clock} separated by commas
  *                   (the state files hold them too, with the workers' saved states)
  * @param files      every data and state file of the checkpoint
  */
-public record Manifest(int format, long generation, int nodes, String schema, String clocks, List<FileEntry> files) {
-    /** The format this code writes, and the newest it reads (2: state files hold the placement). */
+public record Manifest(int format, long generation, long base, int nodes, String schema, String clocks,
+                       List<FileEntry> files) {
+    /** The newest format this code reads, the one increments are written in. */
     public static final int FORMAT_VERSION = 2;
+    /**
+     * The format of full checkpoints' manifests and of every data and state file: the first,
+     * unchanged (an increment's data files differ only in holding fewer rows).
+     */
+    public static final int FULL_FORMAT = 1;
     private static final String MAGIC = "adaps-checkpoint format=";
 
+    /** @throws IllegalArgumentException if a base is given in a format without one, or is not older */
     public Manifest {
+        if (base < 0 || base >= generation || (format < 2 && base != 0)) {
+            throw new IllegalArgumentException("base=" + base + " (expected 0, or 1.." + (generation - 1)
+                    + " in format 2 or later; format=" + format + ")");
+        }
         files = List.copyOf(files);
+    }
+
+    /** The manifest of checkpoint {@code generation}: full ({@code base} 0) in format 1, an increment in format 2. */
+    static Manifest of(long generation, long base, int nodes, String schema, String clocks, List<FileEntry> files) {
+        return new Manifest(base == 0 ? FULL_FORMAT : FORMAT_VERSION, generation, base, nodes, schema, clocks, files);
+    }
+
+    /** Whether its data files hold every row (else only those changed since {@link #base}). */
+    public boolean full() {
+        return base == 0;
     }
 
     /** Data files of table {@code table}, by node. */
@@ -62,8 +89,11 @@ public record Manifest(int format, long generation, int nodes, String schema, St
     byte[] toBytes() {
         StringBuilder text = new StringBuilder();
         text.append(MAGIC).append(format).append('\n')
-                .append("generation=").append(generation).append('\n')
-                .append("nodes=").append(nodes).append('\n')
+                .append("generation=").append(generation).append('\n');
+        if (format >= 2) {
+            text.append("base=").append(base).append('\n');
+        }
+        text.append("nodes=").append(nodes).append('\n')
                 .append("schema=").append(schema).append('\n')
                 .append("clocks=").append(clocks).append('\n');
         for (FileEntry file : files) {
@@ -116,17 +146,23 @@ public record Manifest(int format, long generation, int nodes, String schema, St
             throw new CheckpointException(source + ": format=" + format + " (expected 1.." + FORMAT_VERSION
                     + "; written by a newer AdaPS)");
         }
-        long generation = number(value(lines[1], "generation", source), "generation", source);
-        int nodes = (int) number(value(lines[2], "nodes", source), "nodes", source);
-        String schema = value(lines[3], "schema", source);
-        String clocks = value(lines[4], "clocks", source);
+        int line = 1;
+        long generation = number(value(lines[line++], "generation", source), "generation", source);
+        long base = format >= 2 ? number(value(lines[line++], "base", source), "base", source) : 0;
+        if (generation < 1 || base < 0 || base >= generation || lines.length < line + 3) {
+            throw new CheckpointException(source + ": generation=" + generation + " base=" + base + " in " + lines.length
+                    + " lines (expected generation >= 1, base 0 or older, then nodes=, schema= and clocks=)");
+        }
+        int nodes = (int) number(value(lines[line++], "nodes", source), "nodes", source);
+        String schema = value(lines[line++], "schema", source);
+        String clocks = value(lines[line++], "clocks", source);
         List<FileEntry> files = new ArrayList<>();
-        for (int i = 5; i < lines.length; i++) {
-            if (!lines[i].isBlank()) {
-                files.add(FileEntry.parse(lines[i], source));
+        for (; line < lines.length; line++) {
+            if (!lines[line].isBlank()) {
+                files.add(FileEntry.parse(lines[line], source));
             }
         }
-        return new Manifest(format, generation, nodes, schema, clocks, files);
+        return new Manifest(format, generation, base, nodes, schema, clocks, files);
     }
 
     private static String value(String line, String key, String source) {

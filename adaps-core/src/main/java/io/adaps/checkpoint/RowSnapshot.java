@@ -2,7 +2,6 @@ package io.adaps.checkpoint;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongPredicate;
 
 import io.adaps.api.Table;
 import io.adaps.store.TableStore;
@@ -20,40 +19,62 @@ public final class RowSnapshot {
     private final Table table;
     private final int stride;
     private final int rowsPerChunk;
-    private final IntArrayList rows = new IntArrayList();
+    /** The rows copied, ascending. */
+    private final IntArrayList rows;
     private final List<float[]> chunks = new ArrayList<>();
 
-    private RowSnapshot(Table table, int stride, long expectedRows) {
+    /** A snapshot that copies {@code rows}, keeping those still owned when copied. */
+    private RowSnapshot(Table table, int stride, IntArrayList rows) {
         this.table = table;
         this.stride = stride;
-        this.rowsPerChunk = (int) Math.max(1, Math.min(CHUNK_FLOATS / stride, expectedRows));
+        this.rows = rows;
+        this.rowsPerChunk = Math.max(1, Math.min(CHUNK_FLOATS / stride, rows.size()));
     }
 
     /** Copies every row of {@code table} owned in {@code store}, in row order. */
     public static RowSnapshot of(Table table, TableStore store) {
-        long owned = 0;
+        return of(table, store, null, false);
+    }
+
+    /**
+     * Copies the rows of {@code table} owned in {@code store}, in row order: every one, or with
+     * {@code changedOnly} those whose version ({@link TableStore#ownedVersion}) differs from
+     * {@code versions[row]}; records the version of each row copied in {@code versions} unless it
+     * is {@code null}.
+     */
+    static RowSnapshot of(Table table, TableStore store, long[] versions, boolean changedOnly) {
+        IntArrayList selected = new IntArrayList();
         for (long row = 0; row < table.rows(); row++) {
-            if (store.owns(row)) {
-                owned++;
+            long version = store.ownedVersion(row);
+            if (version >= 0 && !(changedOnly && version == versions[(int) row])) {
+                selected.add((int) row);
             }
         }
-        RowSnapshot snapshot = new RowSnapshot(table, store.stride(), owned);
+        RowSnapshot snapshot = new RowSnapshot(table, store.stride(), selected);
         float[] chunk = null;
-        for (long row = 0; row < table.rows(); row++) {
-            int at = snapshot.rows.size() % snapshot.rowsPerChunk;
+        int copied = 0;
+        for (int i = 0; i < selected.size(); i++) {
+            int row = selected.getInt(i);
+            int at = copied % snapshot.rowsPerChunk;
             if (chunk == null) {
                 chunk = new float[snapshot.rowsPerChunk * snapshot.stride];
             }
-            if (store.copyOwned(row, chunk, at * snapshot.stride)) {
-                if (at == 0) {
-                    snapshot.chunks.add(chunk);
-                }
-                snapshot.rows.add((int) row);
-                if (at + 1 == snapshot.rowsPerChunk) {
-                    chunk = null; // full: the next row starts a chunk
-                }
+            long version = store.copyOwned(row, chunk, at * snapshot.stride);
+            if (version < 0) {
+                continue; // no longer owned here, so not this node's to save (at the cut no row moves)
+            }
+            if (at == 0) {
+                snapshot.chunks.add(chunk);
+            }
+            selected.set(copied++, row);
+            if (versions != null) {
+                versions[row] = version;
+            }
+            if (at + 1 == snapshot.rowsPerChunk) {
+                chunk = null; // full: the next row starts a chunk
             }
         }
+        selected.size(copied);
         return snapshot;
     }
 
@@ -69,17 +90,6 @@ public final class RowSnapshot {
     /** Rows copied. */
     public long size() {
         return rows.size();
-    }
-
-    /** The rows copied for which {@code which} holds, ascending. */
-    public int[] rows(LongPredicate which) {
-        IntArrayList matching = new IntArrayList();
-        for (int i = 0; i < rows.size(); i++) {
-            if (which.test(rows.getInt(i))) {
-                matching.add(rows.getInt(i));
-            }
-        }
-        return matching.toIntArray();
     }
 
     /** The row id of the {@code i}-th row copied. */

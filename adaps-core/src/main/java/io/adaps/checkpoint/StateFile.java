@@ -15,18 +15,20 @@ import io.adaps.api.RestoredCheckpoint.SavedWorker;
 
 /**
  * One node's bookkeeping at a checkpoint: its workers, each one's id, clock and the state the
- * application saved for it ({@link io.adaps.api.Worker#checkpointState}), and (format 2) the
+ * application saved for it ({@link io.adaps.api.Worker#checkpointState}), and, as a trailer, the
  * node's placement: the rows it owned that are homed elsewhere, with the partitioning that says
  * where home is. Little-endian:
  * <pre>
  *   0          8            12         16          20
  *   | "ADPSSTAT" | format u32 | node u32 | workers u32 |                  header, 20 bytes
  *   | worker u32 | clock i64 | length i32 (-1: saved nothing) | length bytes |   per worker
- *   | partitioning length u32 | partitioning UTF-8 | tables u32 |           format 2: placement
+ *   | partitioning length u32 | partitioning UTF-8 | tables u32 |           placement (trailer)
  *   | table u32 | rows u32 | row u32 x rows (ascending) |                   per table
  * </pre>
  * Size and CRC32C are in the manifest. Most rows never leave their home, so the placement is
- * short: only the rows relocated before the cut.
+ * short: only the rows relocated before the cut. It is a trailer of format 1 rather than a new
+ * format: older readers stop after the workers (and restore cold), and a file that ends there,
+ * written before placements were saved, reads as having none.
  */
 final class StateFile {
     static final long MAGIC = 0x5441545353504441L; // "ADPSSTAT" read little-endian
@@ -48,7 +50,7 @@ final class StateFile {
             bytes += 8 + 4 * rows.length;
         }
         ByteBuffer buffer = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        buffer.putLong(MAGIC).putInt(Manifest.FORMAT_VERSION).putInt(node).putInt(workers.size());
+        buffer.putLong(MAGIC).putInt(Manifest.FULL_FORMAT).putInt(node).putInt(workers.size());
         for (SavedWorker worker : workers) {
             buffer.putInt(worker.worker()).putLong(worker.clock());
             if (worker.state() == null) {
@@ -97,7 +99,7 @@ final class StateFile {
             int format = buffer.getInt();
             int node = buffer.getInt();
             int count = buffer.getInt();
-            if (magic != MAGIC || format < 1 || format > Manifest.FORMAT_VERSION || node != entry.node() || count < 0) {
+            if (magic != MAGIC || format != Manifest.FULL_FORMAT || node != entry.node() || count < 0) {
                 throw new CheckpointException(name + " has header magic=" + Long.toHexString(magic) + " format=" + format
                         + " node=" + node + " workers=" + count + " (expected node=" + entry.node() + ")");
             }
@@ -113,7 +115,7 @@ final class StateFile {
                 }
                 workers.add(new SavedWorker(node, worker, clock, state));
             }
-            if (format < 2) {
+            if (!buffer.hasRemaining()) {
                 return new NodeState(node, workers, null, new int[0][]);
             }
             byte[] partitioning = new byte[buffer.getInt()];

@@ -130,7 +130,10 @@ public final class NodeBootstrap implements NodeFactory {
         peers.onFailure(failure -> workers.unparkAll());
         peers.onFailure(failure -> barrier.onPeerFailure());
         NodeCheckpoints checkpoints = new NodeCheckpoints(context, workers, barrier, manager, relocator,
-                settings.checkpointsKept());
+                settings.checkpointsKept(), settings.fullCheckpointEvery());
+        if (restored != null) {
+            checkpoints.restored(settings.restoreFrom(), restored.generation()); // before any update can arrive
+        }
         LocalNode node = new LocalNode(context, workers, barrier, manager, relocator, pools, checkpoints, schedule,
                 restored);
         peers.connect(dispatcher, dispatcher);
@@ -209,7 +212,8 @@ public final class NodeBootstrap implements NodeFactory {
     private static TransportConfig transportConfig(NodeSettings settings, NodeConfig config) {
         try {
             return new TransportConfig(config.nodeId(), settings.peers(), settings.clusterId(),
-                    Schema.describe(config.tables(), config.partitioning()), settings.connectTimeout(),
+                    Schema.describe(config.tables(), config.partitioning(), settings.fullCheckpointEvery()),
+                    settings.connectTimeout(),
                     settings.heartbeatInterval(), settings.failureTimeout(), settings.operationTimeout(),
                     config.maxMessageBytes(), 4L * config.maxMessageBytes(), settings.bindHost(), settings.tls(),
                     settings.clusterSecret());

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -16,16 +18,20 @@ import io.adaps.api.CheckpointTicket;
 import io.adaps.api.ClusterException;
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.Table;
+import io.adaps.checkpoint.CheckpointChain;
 import io.adaps.checkpoint.CheckpointFiles;
 import io.adaps.checkpoint.CheckpointPublisher;
 import io.adaps.checkpoint.CheckpointWriter;
 import io.adaps.checkpoint.NodeState;
 import io.adaps.checkpoint.RowSnapshot;
+import io.adaps.checkpoint.SavedVersions;
 import io.adaps.context.NodeContext;
 import io.adaps.placement.AdaptiveManager;
 import io.adaps.relocation.Relocator;
+import io.adaps.store.TableStore;
 import io.adaps.util.BoundedWait;
 import io.adaps.worker.Workers;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 /**
  * The collective checkpoint protocol of one node ({@link io.adaps.api.AdaPS#checkpoint}): makes
@@ -39,9 +45,10 @@ import io.adaps.worker.Workers;
  *   wait until no row is on its way here
  *   one synchronization round: replicas' updates reach their owners
  *   generation = newest published + 1; clear this node's leftovers of an earlier attempt
+ *   full, or an increment of the newest published (CheckpointChain.baseOfNext)
  *   ---------------------------- barrier: the cut; every row has one owner holding every update
- *   copy the rows it owns (RowSnapshot), which of them are homed elsewhere (the placement), and
- *   its workers' clocks and states
+ *   copy the rows it owns (RowSnapshot; for an increment those changed since, SavedVersions),
+ *   which of the rows it owns are homed elsewhere (the placement), and its workers' clocks and states
  *   ---------------------------- barrier: every node has copied (no update can reach an uncopied row)
  *   resume placements                                   training goes on
  *   background thread: write the data and state files, then the part file (or a failure mark)
@@ -56,7 +63,7 @@ import io.adaps.worker.Workers;
  * that dies before writing its part, or a node 0 that dies before publishing, is known from its
  * failure).
  * Because every node waits for its previous checkpoint before the next, all of them see the same
- * published generations when they number the next.
+ * published generations when they number the next, and decide alike whether it is full.
  */
 final class NodeCheckpoints {
     private static final Logger LOG = LoggerFactory.getLogger(NodeCheckpoints.class);
@@ -73,11 +80,15 @@ final class NodeCheckpoints {
     /** The partitioning that decides the rows' homes, saved with the placement. */
     private final String partitioning;
     private final int kept;
+    /** {@link io.adaps.api.AdaPS.Builder#fullCheckpointEvery}. */
+    private final int fullEvery;
+    /** With increments: per directory, the versions of the rows this node saved in its newest checkpoint there. */
+    private final Map<Path, SavedVersions> versions = new HashMap<>();
     private BackgroundCheckpoint previous;
     private volatile CheckpointResult last;
 
     NodeCheckpoints(NodeContext context, Workers workers, ClusterBarrier barrier, AdaptiveManager manager,
-                    Relocator relocator, int kept) {
+                    Relocator relocator, int kept, int fullEvery) {
         this.context = context;
         this.workers = workers;
         this.barrier = barrier;
@@ -86,6 +97,17 @@ final class NodeCheckpoints {
         this.schema = Schema.describeTables(context.tables());
         this.partitioning = context.config().partitioning().toString();
         this.kept = kept;
+        this.fullEvery = fullEvery;
+    }
+
+    /**
+     * This node was just restored from checkpoint {@code generation} in {@code dir}, before any
+     * update: with increments, the next checkpoint there may build on it. Called before the node starts.
+     */
+    synchronized void restored(Path dir, long generation) {
+        if (fullEvery > 1) {
+            versions.put(key(dir), SavedVersions.restored(generation, context.tables(), context::store));
+        }
     }
 
     /** {@link io.adaps.api.AdaPS#checkpoint}. */
@@ -101,8 +123,10 @@ final class NodeCheckpoints {
         boolean cluster = context.config().isCluster();
         Exception failure = null;
         long generation;
+        long base;
+        long since = 0;
         RowSnapshot[] rows = null;
-        NodeState saved = null;
+        NodeState states = null;
         if (manager != null) {
             manager.pausePlacements();
         }
@@ -118,6 +142,7 @@ final class NodeCheckpoints {
                 }
             }
             generation = CheckpointFiles.nextGeneration(directory);
+            base = baseOfNext(directory);
             try {
                 CheckpointWriter.clearAttempt(directory, generation, context.nodeId());
             } catch (IOException e) {
@@ -127,14 +152,17 @@ final class NodeCheckpoints {
                 barrier.await();
             }
             if (failure == null) {
-                rows = new RowSnapshot[context.tables().size()];
-                int[][] placed = new int[rows.length][];
-                for (int table = 0; table < rows.length; table++) {
-                    Table t = context.table(table);
-                    rows[table] = RowSnapshot.of(t, context.store(table));
-                    placed[table] = rows[table].rows(row -> context.config().home(t, row) != context.nodeId());
+                if (fullEvery == 1) {
+                    rows = new RowSnapshot[context.tables().size()];
+                    for (int table = 0; table < rows.length; table++) {
+                        rows[table] = RowSnapshot.of(context.table(table), context.store(table));
+                    }
+                } else {
+                    SavedVersions saved = versions.computeIfAbsent(key(directory), d -> new SavedVersions(context.tables()));
+                    since = saved.changesSince(base);
+                    rows = saved.take(generation, since, context.tables(), context::store);
                 }
-                saved = new NodeState(context.nodeId(), workers.saved(context.nodeId()), partitioning, placed);
+                states = new NodeState(context.nodeId(), workers.saved(context.nodeId()), partitioning, placement());
             }
             if (cluster) {
                 // Until every node has copied its rows, none goes on: its workers' updates would
@@ -152,13 +180,33 @@ final class NodeCheckpoints {
                 "node " + context.nodeId() + ": checkpoint " + generation + " in " + directory);
         Exception cutFailure = failure;
         RowSnapshot[] snapshot = rows;
-        NodeState states = saved;
-        Thread writer = new Thread(() -> write(directory, generation, snapshot, states, cutFailure, start, pause, ticket),
-                "adaps-checkpoint-" + context.nodeId());
+        NodeState saved = states;
+        long rowsSince = since;
+        Thread writer = new Thread(() -> write(directory, generation, base, rowsSince, snapshot, saved, cutFailure, start,
+                pause, ticket), "adaps-checkpoint-" + context.nodeId());
         writer.setDaemon(true);
         writer.start();
         previous = ticket;
         return ticket;
+    }
+
+    /**
+     * Per table, the rows this node owns that are homed elsewhere: the placement a warm restore
+     * puts back. Taken at the cut, from the store (an increment's snapshot holds only changed rows).
+     */
+    private int[][] placement() {
+        int[][] placed = new int[context.tables().size()][];
+        for (Table table : context.tables()) {
+            TableStore store = context.store(table.id());
+            IntArrayList rows = new IntArrayList();
+            for (long row = 0; row < table.rows(); row++) {
+                if (store.owns(row) && context.config().home(table, row) != context.nodeId()) {
+                    rows.add((int) row);
+                }
+            }
+            placed[table.id()] = rows.toIntArray();
+        }
+        return placed;
     }
 
     /** The last checkpoint completed, or {@code null}. */
@@ -166,16 +214,21 @@ final class NodeCheckpoints {
         return last;
     }
 
-    /** The background part: this node's files, then publishing (node 0) or waiting for it. */
-    private void write(Path dir, long generation, RowSnapshot[] rows, NodeState states, Exception cutFailure,
-                       long start, Duration pause, BackgroundCheckpoint ticket) {
+    /**
+     * The background part: this node's files, then publishing (node 0) or waiting for it. The
+     * checkpoint is full if {@code base} is 0, else an increment of checkpoint {@code base}; this
+     * node's rows are those changed since checkpoint {@code since}, or every one it owns (0).
+     */
+    private void write(Path dir, long generation, long base, long since, RowSnapshot[] rows, NodeState states,
+                       Exception cutFailure, long start, Duration pause, BackgroundCheckpoint ticket) {
         int node = context.nodeId();
         long bytes = 0;
         try {
             Exception failure = cutFailure;
             if (failure == null) {
                 try {
-                    bytes = CheckpointWriter.write(dir, generation, node, context.tables(), table -> rows[table], states);
+                    bytes = CheckpointWriter.write(dir, generation, node, since, context.tables(), table -> rows[table],
+                            states);
                 } catch (IOException | RuntimeException e) {
                     failure = e;
                 }
@@ -186,12 +239,13 @@ final class NodeCheckpoints {
                 throw new CheckpointException("node " + node + ": checkpoint " + generation + " in " + dir + " failed: "
                         + failure.getMessage(), failure);
             }
-            Path manifest = node == 0 ? publish(dir, generation) : awaitPublished(dir, generation);
+            Path manifest = node == 0 ? publish(dir, generation, base) : awaitPublished(dir, generation);
             CheckpointResult result = new CheckpointResult(manifest, generation, bytes, pause,
                     Duration.ofNanos(context.clock().nanoTime() - start));
             last = result;
-            LOG.info("node {}: checkpoint {} in {}: {} bytes written here, training paused {} ms, durable after {} ms", node,
-                    generation, dir, bytes, pause.toMillis(), result.duration().toMillis());
+            LOG.info("node {}: checkpoint {} in {} ({}): {} bytes written here, training paused {} ms, durable after {} ms",
+                    node, generation, dir, base == 0 ? "full" : "increment of " + base, bytes, pause.toMillis(),
+                    result.duration().toMillis());
             ticket.complete(result);
         } catch (CheckpointException e) {
             ticket.fail(e);
@@ -202,7 +256,7 @@ final class NodeCheckpoints {
     }
 
     /** Node 0: waits for every node's part, then publishes; gives the checkpoint up if a node failed. */
-    private Path publish(Path dir, long generation) {
+    private Path publish(Path dir, long generation, long base) {
         long deadline = context.clock().nanoTime() + context.config().barrierTimeout().toNanos();
         int nodes = context.clusterSize();
         int parts;
@@ -221,7 +275,7 @@ final class NodeCheckpoints {
             throw new CheckpointException("node 0: checkpoint " + generation + " in " + dir + " failed: " + reason);
         }
         try {
-            return CheckpointPublisher.publish(dir, generation, nodes, schema, context.tables(), kept);
+            return CheckpointPublisher.publish(dir, generation, base, nodes, schema, context.tables(), kept);
         } catch (IOException | RuntimeException e) {
             String reason = "node 0 could not publish it: " + e.getMessage();
             giveUp(dir, generation, reason);
@@ -298,6 +352,25 @@ final class NodeCheckpoints {
             }
             previous = null;
         }
+    }
+
+    /**
+     * The next checkpoint in {@code dir}: full (0) or an increment of the newest there; full too
+     * if the newest's chain cannot be read (a new chain starts rather than build on a broken one).
+     */
+    private long baseOfNext(Path dir) {
+        try {
+            return CheckpointChain.baseOfNext(dir, schema, fullEvery);
+        } catch (CheckpointException e) {
+            LOG.warn("node {}: the newest checkpoint in {} cannot be built on, so the next one is full: {}",
+                    context.nodeId(), dir, e.getMessage());
+            return 0;
+        }
+    }
+
+    /** The directory as {@link #versions} knows it. */
+    private static Path key(Path dir) {
+        return dir.toAbsolutePath().normalize();
     }
 
     /** Waits until no row is on its way to this node (no new moves start: placements are paused). */

@@ -10,16 +10,17 @@ import io.adaps.api.Table;
 /**
  * The canonical description of what every node of a cluster must agree on, compared in the
  * handshake (which names the first difference): each table's name, size, initializer and update
- * rule (by their {@code descriptor()}s), sampling distribution and consistency model, and the
- * partitioning.
+ * rule (by their {@code descriptor()}s), sampling distribution and consistency model, the
+ * partitioning, and how often checkpoints are full (the nodes of a checkpoint must agree whether
+ * it is an increment).
  */
 final class Schema {
     private Schema() {
     }
 
-    static String describe(List<Table> tables, Partitioning partitioning) {
+    static String describe(List<Table> tables, Partitioning partitioning, int fullCheckpointEvery) {
         return describeTables(tables) + tables.stream().map(t -> ";consistency(" + t.name() + ")=" + t.spec().consistency())
-                .collect(Collectors.joining()) + ";partitioning=" + partitioning;
+                .collect(Collectors.joining()) + ";partitioning=" + partitioning + ";fullCheckpointEvery=" + fullCheckpointEvery;
     }
 
     /**

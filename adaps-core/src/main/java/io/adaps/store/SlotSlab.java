@@ -157,14 +157,16 @@ final class SlotSlab {
      * Returns {@code false} (with {@code dst} overwritten) if the slot no longer holds the row.
      */
     boolean read(int slot, int row, float[] dst, int dstOffset) {
-        return readVersioned(slot, row, dst, dstOffset) >= 0;
+        return readVersioned(slot, row, dst, dstOffset, valueLength) >= 0;
     }
 
     /**
-     * {@link #read}, returning the (even) sequence number of the state read, which counts the
-     * slot's writes: its version; -1 if the slot no longer holds the row.
+     * Copies the first {@code length} floats of {@code row}'s slot (the value: {@code valueLength};
+     * value and rule state: {@link #ruleLength()}; none: 0) into {@code dst} from one stable state,
+     * writing nothing shared, and returns the (even) sequence number of that state, which counts
+     * the slot's writes: its version; -1 if the slot no longer holds the row.
      */
-    int readVersioned(int slot, int row, float[] dst, int dstOffset) {
+    int readVersioned(int slot, int row, float[] dst, int dstOffset, int length) {
         float[] chunk = values[slot >>> shift];
         int[] lock = locks[slot >>> shift];
         int i = slot & mask;
@@ -173,7 +175,7 @@ final class SlotSlab {
         for (int spins = 0; ; spins++) {
             int before = (int) SEQ.getAcquire(lock, seq);
             if ((before & 1) == 0) {
-                System.arraycopy(chunk, base, dst, dstOffset, valueLength);
+                System.arraycopy(chunk, base, dst, dstOffset, length);
                 int held = lock[seq + 1];
                 VarHandle.acquireFence();
                 if ((int) SEQ.getAcquire(lock, seq) == before) {
@@ -272,21 +274,6 @@ final class SlotSlab {
         }
         SEQ.setRelease(lock, 2 * i, locked + 1);
         return held;
-    }
-
-    /**
-     * Copies the value and rule state ({@link #ruleLength()} floats) of {@code row}, held in
-     * {@code slot}, to {@code dst} under the slot's lock, leaving them unchanged; {@code false}
-     * (with {@code dst} untouched) if the slot does not hold the row.
-     */
-    boolean copyOut(int slot, int row, float[] dst, int dstOffset) {
-        int locked = lockIfHolds(slot, row);
-        if (locked == 0) {
-            return false;
-        }
-        System.arraycopy(values[slot >>> shift], (slot & mask) * stride, dst, dstOffset, ruleLength);
-        unlock(slot, locked);
-        return true;
     }
 
     /** The chunk holding {@code slot}'s floats; see {@link #offset}. */

@@ -59,6 +59,8 @@ public final class TableStore {
     private static final int PULL = 0;
     private static final int PUSH = 1;
     private static final int SET = 2;
+    /** What {@link #ownedVersion} copies: nothing. */
+    private static final float[] NO_FLOATS = new float[0];
 
     private final TableSpec spec;
     private final UpdateRule rule;
@@ -404,18 +406,16 @@ public final class TableStore {
      * an equal value. {@code -1} if the row is not owned here.
      */
     public long pullOwnedVersioned(long row, float[] dst, int dstOffset) {
-        int r = (int) row;
-        for (int attempt = 0; attempt < 2; attempt++) {
-            int entry = (int) INDEX.getAcquire(index, r);
-            if (entry < 0) {
-                return -1;
-            }
-            int sequence = owned.readVersioned(entry, r, dst, dstOffset);
-            if (sequence >= 0) {
-                return (long) stamps[entry] << 32 | sequence;
-            }
-        }
-        return -1;
+        return readOwned(row, dst, dstOffset, spec.valueLength());
+    }
+
+    /**
+     * The version of the owned {@code row} (see {@link #pullOwnedVersioned}), which covers its
+     * rule state too (every write holds the slot's lock and counts); {@code -1} if the row is not
+     * owned here. Reads, writes nothing: what a checkpoint compares with the version it saved.
+     */
+    public long ownedVersion(long row) {
+        return readOwned(row, NO_FLOATS, 0, 0);
     }
 
     /**
@@ -457,21 +457,28 @@ public final class TableStore {
 
     /**
      * Copies the value and rule state (a whole {@link #stride()}) of the owned {@code row} to
-     * {@code dst}, from one stable state, changing nothing: what a checkpoint saves.
+     * {@code dst}, from one stable state, changing nothing (not even its version): what a
+     * checkpoint saves.
      *
-     * @return whether the row is owned here (if not, {@code dst} is untouched)
+     * @return the version of the state copied (see {@link #ownedVersion}), or -1 if the row is not
+     *         owned here (then {@code dst} may have been overwritten)
      */
-    public boolean copyOwned(long row, float[] dst, int dstOffset) {
+    public long copyOwned(long row, float[] dst, int dstOffset) {
+        return readOwned(row, dst, dstOffset, owned.ruleLength());
+    }
+
+    /** The first {@code length} floats of the owned {@code row} into {@code dst}, and their version; -1 if not owned. */
+    private long readOwned(long row, float[] dst, int dstOffset, int length) {
         int r = (int) row;
-        for (;;) {
-            int slot = (int) INDEX.getAcquire(index, r);
-            if (slot < 0) {
-                return false;
+        for (int entry = (int) INDEX.getAcquire(index, r), seen = ABSENT; entry >= 0 && entry != seen; ) {
+            int sequence = owned.readVersioned(entry, r, dst, dstOffset, length);
+            if (sequence >= 0) {
+                return (long) stamps[entry] << 32 | sequence;
             }
-            if (owned.copyOut(slot, r, dst, dstOffset)) {
-                return true;
-            }
+            seen = entry;
+            entry = (int) INDEX.getAcquire(index, r);
         }
+        return -1;
     }
 
     /** Whether {@code row} is held here as an owned row. */

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,9 @@ import io.adaps.testing.Property;
  * rules), random pushes and sets of any float bits (NaNs, infinities, signed zeros, subnormals),
  * and random saved states, a restored node holds every value bit for bit, and continuing the same
  * pushes on it gives bit for bit what they give on the node that wrote the checkpoint: its rule
- * state (Adagrad's accumulators) came back too.
+ * state (Adagrad's accumulators) came back too. The same through chains of increments, taken
+ * into two directories in turn: each increment holds exactly the rows written since the
+ * directory's checkpoint before.
  */
 class CheckpointRoundTripProperties {
     @TempDir
@@ -40,6 +43,14 @@ class CheckpointRoundTripProperties {
         }
     }
 
+    /** A chain case: tables, every how many checkpoints one is full, steps, then operations after the last. */
+    record ChainCase(List<TableSpec> tables, int fullEvery, List<Step> steps, List<Op> after) {
+    }
+
+    /** Operations, then a checkpoint into the first directory or the second. */
+    record Step(List<Op> ops, boolean second) {
+    }
+
     record Op(int table, long row, boolean set, float[] floats) {
         @Override
         public String toString() {
@@ -48,6 +59,17 @@ class CheckpointRoundTripProperties {
     }
 
     private static Case draw(Gen gen) {
+        List<TableSpec> named = tables(gen);
+        return new Case(named, ops(gen, named), ops(gen, named), gen.bytes(0, 64));
+    }
+
+    private static ChainCase drawChain(Gen gen) {
+        List<TableSpec> tables = tables(gen);
+        return new ChainCase(tables, gen.intIn(1, 4), gen.list(1, 8, g -> new Step(ops(g, tables), g.booleans())),
+                ops(gen, tables));
+    }
+
+    private static List<TableSpec> tables(Gen gen) {
         List<TableSpec> tables = gen.list(1, 3, g -> {
             UpdateRule rule = switch (g.intIn(0, 3)) {
                 case 0 -> UpdateRules.add();
@@ -64,7 +86,7 @@ class CheckpointRoundTripProperties {
             named.add(TableSpec.of("t" + i, t.rows(), t.valueLength()).withUpdateRule(t.updateRule())
                     .withInitializer(t.initializer()));
         }
-        return new Case(named, ops(gen, named), ops(gen, named), gen.bytes(0, 64));
+        return named;
     }
 
     private static List<Op> ops(Gen gen, List<TableSpec> tables) {
@@ -80,9 +102,9 @@ class CheckpointRoundTripProperties {
         });
     }
 
-    private static AdaPS.Builder builder(Case c) {
+    private static AdaPS.Builder builder(List<TableSpec> tables) {
         AdaPS.Builder builder = AdaPS.builder();
-        c.tables().forEach(builder::table);
+        tables.forEach(builder::table);
         return builder;
     }
 
@@ -102,11 +124,11 @@ class CheckpointRoundTripProperties {
      * Every value's bits: raw (NaN payloads as stored), or with every NaN as the canonical one,
      * for values computed from NaNs, whose payloads the JIT may pick differently from run to run.
      */
-    private static int[][] bits(AdaPS node, Case c, boolean raw) {
+    private static int[][] bits(AdaPS node, List<TableSpec> tables, boolean raw) {
         try (Worker worker = node.worker()) {
             List<int[]> rows = new ArrayList<>();
-            for (int t = 0; t < c.tables().size(); t++) {
-                TableSpec spec = c.tables().get(t);
+            for (int t = 0; t < tables.size(); t++) {
+                TableSpec spec = tables.get(t);
                 float[] value = new float[spec.valueLength()];
                 for (long row = 0; row < spec.rows(); row++) {
                     worker.table("t" + t).pull(row, value, 0);
@@ -128,22 +150,73 @@ class CheckpointRoundTripProperties {
             Path dir = Files.createDirectories(base.resolve("case" + caseNumber[0]++));
             int[][] saved;
             int[][] continued;
-            try (AdaPS node = builder(c).build()) {
+            try (AdaPS node = builder(c.tables()).build()) {
                 apply(node, c.ops());
                 try (Worker worker = node.worker()) {
                     worker.checkpointState(c.state());
                 }
                 node.checkpoint(dir);
-                saved = bits(node, c, true);
+                saved = bits(node, c.tables(), true);
                 apply(node, c.after());
-                continued = bits(node, c, false);
+                continued = bits(node, c.tables(), false);
             }
-            try (AdaPS node = builder(c).restoreFrom(dir).build()) {
-                assertThat(bits(node, c, true)).isDeepEqualTo(saved);
+            try (AdaPS node = builder(c.tables()).restoreFrom(dir).build()) {
+                assertThat(bits(node, c.tables(), true)).isDeepEqualTo(saved);
                 assertThat(node.restoredFrom().orElseThrow().state(0, 0)).hasValueSatisfying(
                         state -> assertThat(state).containsExactly(c.state()));
                 apply(node, c.after());
-                assertThat(bits(node, c, false)).isDeepEqualTo(continued);
+                assertThat(bits(node, c.tables(), false)).isDeepEqualTo(continued);
+            }
+        });
+    }
+
+    @Test
+    void aChainOfIncrementsRestoresBitForBitAndHoldsExactlyTheRowsWritten() {
+        int[] caseNumber = {0};
+        Property.forAll(25, CheckpointRoundTripProperties::drawChain, c -> {
+            Path caseDir = base.resolve("chain" + caseNumber[0]++);
+            Path[] dirs = {Files.createDirectories(caseDir.resolve("a")), Files.createDirectories(caseDir.resolve("b"))};
+            int[] taken = new int[2];
+            int[][][] saved = new int[2][][];
+            BitSet[][] written = new BitSet[2][c.tables().size()];
+            for (BitSet[] perTable : written) {
+                Arrays.setAll(perTable, t -> new BitSet());
+            }
+            int[][] continued;
+            try (AdaPS node = builder(c.tables()).fullCheckpointEvery(c.fullEvery()).build()) {
+                for (Step step : c.steps()) {
+                    apply(node, step.ops());
+                    for (Op op : step.ops()) {
+                        written[0][op.table()].set((int) op.row());
+                        written[1][op.table()].set((int) op.row());
+                    }
+                    int d = step.second() ? 1 : 0;
+                    long generation = node.checkpoint(dirs[d]).generation();
+                    Manifest manifest = Manifest.read(dirs[d].resolve(CheckpointFiles.manifest(generation)));
+                    assertThat(manifest.base()).as("checkpoint %d in %s", generation, dirs[d])
+                            .isEqualTo(taken[d]++ % c.fullEvery() == 0 ? 0 : generation - 1);
+                    for (int t = 0; t < c.tables().size(); t++) {
+                        assertThat(manifest.dataFiles(t).get(0).rows()).as("rows of t%d in checkpoint %d", t, generation)
+                                .isEqualTo(manifest.full() ? c.tables().get(t).rows() : written[d][t].cardinality());
+                        written[d][t].clear();
+                    }
+                    saved[d] = bits(node, c.tables(), true);
+                }
+                apply(node, c.after());
+                continued = bits(node, c.tables(), false);
+            }
+            int last = c.steps().get(c.steps().size() - 1).second() ? 1 : 0;
+            for (int d = 0; d < 2; d++) {
+                if (taken[d] == 0) {
+                    continue;
+                }
+                try (AdaPS node = builder(c.tables()).restoreFrom(dirs[d]).build()) {
+                    assertThat(bits(node, c.tables(), true)).as("restored from %s", dirs[d]).isDeepEqualTo(saved[d]);
+                    if (d == last) {
+                        apply(node, c.after());
+                        assertThat(bits(node, c.tables(), false)).as("continued, rule state too").isDeepEqualTo(continued);
+                    }
+                }
             }
         });
     }

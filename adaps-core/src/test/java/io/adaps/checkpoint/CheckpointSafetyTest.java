@@ -8,13 +8,18 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.CheckpointException;
@@ -26,9 +31,9 @@ import io.adaps.api.Worker;
 /**
  * What a checkpoint directory survives and what a restore refuses: corrupted, truncated and
  * missing files, a manifest from the future, other tables, an unwritable directory, leftovers of
- * a checkpoint that crashed while being written, and how many checkpoints are kept. Every
- * refusal names the file or table and starts no node; a failed checkpoint leaves the previous
- * ones as they were.
+ * a checkpoint that crashed while being written, and how many checkpoints are kept; the same
+ * for chains of increments, damaged anywhere. Every refusal names the file or table and starts no
+ * node; a failed checkpoint leaves the previous ones as they were.
  */
 class CheckpointSafetyTest {
     private static final TableSpec USERS = TableSpec.of("users", 100, 4)
@@ -151,7 +156,7 @@ class CheckpointSafetyTest {
         }
         Path manifest = dir.resolve(CheckpointFiles.manifest(1));
         Manifest read = Manifest.read(manifest);
-        Files.write(manifest, new Manifest(Manifest.FORMAT_VERSION + 1, read.generation(), read.nodes(), read.schema(),
+        Files.write(manifest, new Manifest(Manifest.FORMAT_VERSION + 1, read.generation(), 0, read.nodes(), read.schema(),
                 read.clocks(), read.files()).toBytes());
         assertThatThrownBy(() -> builder().restoreFrom(dir).build()).isInstanceOf(CheckpointException.class)
                 .hasMessageContaining(manifest.toString()).hasMessageContaining("format=" + (Manifest.FORMAT_VERSION + 1))
@@ -231,7 +236,7 @@ class CheckpointSafetyTest {
             checkpointOnce(node, 1f);
         }
         Manifest manifest = Manifest.read(dir.resolve(CheckpointFiles.manifest(1)));
-        assertThat(manifest.format()).isEqualTo(Manifest.FORMAT_VERSION);
+        assertThat(manifest.format()).as("a full checkpoint, in the first format").isEqualTo(Manifest.FULL_FORMAT);
         assertThat(manifest.nodes()).isEqualTo(1);
         assertThat(manifest.schema()).startsWith("users:100x4:").contains(";items:50x2:");
         assertThat(manifest.clocks()).as("node/worker:clock").isEqualTo("0/0:2");
@@ -247,6 +252,156 @@ class CheckpointSafetyTest {
         assertThat(manifest.dataFiles(0).get(0).size()).isEqualTo(DataFile.HEADER_BYTES + 100 * (4 + 4 * 8));
         assertThat(new String(Files.readAllBytes(dir.resolve(CheckpointFiles.manifest(1))), StandardCharsets.UTF_8))
                 .startsWith("adaps-checkpoint format=" + Manifest.FORMAT_VERSION + "\n");
+    }
+
+    /** Damage done to the full checkpoint under an increment, and a word its refusal must say. */
+    enum Damage {
+        CORRUPTED_BYTE("corrupted"), TRUNCATED_FILE("truncated"), MISSING_FILE("missing"), MISSING_MANIFEST("missing");
+
+        final String word;
+
+        Damage(String word) {
+            this.word = word;
+        }
+
+        /** Damages checkpoint {@code generation} in {@code dir}; returns the file damaged. */
+        Path apply(Path dir, long generation) throws IOException {
+            Path file = dir.resolve(this == MISSING_MANIFEST ? CheckpointFiles.manifest(generation)
+                    : CheckpointFiles.data(generation, 0, 0));
+            switch (this) {
+                case CORRUPTED_BYTE -> {
+                    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+                        raf.seek(raf.length() / 2);
+                        int b = raf.read();
+                        raf.seek(raf.length() / 2);
+                        raf.write(b ^ 0x10);
+                    }
+                }
+                case TRUNCATED_FILE -> {
+                    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+                        raf.setLength(raf.length() - 5);
+                    }
+                }
+                default -> Files.delete(file);
+            }
+            return file;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Damage.class)
+    void damageToTheFullCheckpointUnderIncrementsIsRefusedNamingTheFileAndChangingNothing(Damage damage)
+            throws IOException {
+        try (AdaPS node = builder().fullCheckpointEvery(3).build()) {
+            for (int i = 1; i <= 3; i++) {
+                checkpointOnce(node, i);
+            }
+        }
+        assertThat(Manifest.read(dir.resolve(CheckpointFiles.manifest(3))).base()).isEqualTo(2);
+        Path damaged = damage.apply(dir, 1);
+        Map<String, byte[]> before = contents(dir);
+        assertThatThrownBy(() -> builder().restoreFrom(dir).build()).isInstanceOf(CheckpointException.class)
+                .hasMessageContaining(damaged.toString()).hasMessageContaining(damage.word);
+        assertThat(contents(dir)).as("the directory, after the refusal").usingRecursiveComparison().isEqualTo(before);
+    }
+
+    /**
+     * Retention counts restorable checkpoints: the newest {@code kept}, each with every checkpoint
+     * its chain needs, and nothing else.
+     */
+    @Test
+    void theNewestCheckpointsAreKeptWithEveryCheckpointTheyBuildOn() throws IOException {
+        int fullEvery = 3;
+        int kept = 2;
+        try (AdaPS node = builder().checkpointsKept(kept).fullCheckpointEvery(fullEvery).build()) {
+            for (long g = 1; g <= 8; g++) {
+                float[][] last = checkpointOnce(node, g);
+                Set<Long> needed = new TreeSet<>();
+                for (long newest = Math.max(1, g - kept + 1); newest <= g; newest++) {
+                    for (long chain = (newest - 1) / fullEvery * fullEvery + 1; chain <= newest; chain++) {
+                        needed.add(chain);
+                    }
+                }
+                List<String> expected = new ArrayList<>();
+                for (long generation : needed) {
+                    expected.addAll(List.of(CheckpointFiles.manifest(generation), CheckpointFiles.data(generation, 0, 0),
+                            CheckpointFiles.data(generation, 1, 0), CheckpointFiles.state(generation, 0)));
+                }
+                assertThat(names(dir)).as("after checkpoint %d", g).containsExactlyInAnyOrderElementsOf(expected);
+                for (long newest = Math.max(1, g - kept + 1); newest <= g; newest++) {
+                    for (Manifest manifest : CheckpointChain.read(dir, dir.resolve(CheckpointFiles.manifest(newest)))) {
+                        assertThat(manifest.files()).allSatisfy(file -> assertThat(dir.resolve(file.name())).exists());
+                    }
+                }
+                if (g % 4 == 0) {
+                    try (AdaPS restored = builder().restoreFrom(dir).build()) {
+                        assertThat(values(restored)).as("restored after checkpoint %d", g).isDeepEqualTo(last);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A node whose versions are not those of the base (its last attempt failed after it copied
+     * its rows) saves every row it owns in the increment: no row written before the failed
+     * attempt is lost.
+     */
+    @Test
+    void anIncrementAfterAFailedAttemptLosesNoRowWrittenBeforeIt() throws IOException {
+        float[][] saved;
+        try (AdaPS node = builder().fullCheckpointEvery(3).build()) {
+            checkpointOnce(node, 1f);
+            Path obstacle = Files.createDirectory(dir.resolve(CheckpointFiles.data(2, 0, 0) + CheckpointFiles.TMP));
+            assertThatThrownBy(() -> checkpointOnce(node, 2f)).isInstanceOf(CheckpointException.class);
+            Files.delete(obstacle);
+            try (Worker worker = node.worker()) {
+                worker.table("items").push(3, new float[] {5f, 5f}, 0);
+            }
+            node.checkpoint(dir);
+            saved = values(node);
+        }
+        Manifest manifest = Manifest.read(dir.resolve(CheckpointFiles.manifest(2)));
+        assertThat(manifest.base()).isEqualTo(1);
+        assertThat(manifest.dataFiles(0).get(0).rows()).as("every row of users").isEqualTo(USERS.rows());
+        try (AdaPS node = builder().restoreFrom(dir).build()) {
+            assertThat(values(node)).isDeepEqualTo(saved);
+        }
+    }
+
+    /** A restored node's rows hold its checkpoint's values: the next increment holds only the rows written since. */
+    @Test
+    void aRestoredNodesIncrementHoldsOnlyTheRowsWrittenSinceTheRestore() throws IOException {
+        try (AdaPS node = builder().fullCheckpointEvery(3).build()) {
+            checkpointOnce(node, 1f);
+        }
+        float[][] saved;
+        try (AdaPS node = builder().fullCheckpointEvery(3).restoreFrom(dir).build()) {
+            try (Worker worker = node.worker()) {
+                worker.table("users").push(17, new float[] {1f, 0f, 0f, 0f}, 0);
+                worker.table("users").set(99, new float[] {2f, 2f, 2f, 2f}, 0);
+            }
+            node.checkpoint(dir);
+            saved = values(node);
+        }
+        Manifest manifest = Manifest.read(dir.resolve(CheckpointFiles.manifest(2)));
+        assertThat(manifest.base()).isEqualTo(1);
+        assertThat(manifest.dataFiles(0).get(0).rows()).isEqualTo(2);
+        assertThat(manifest.dataFiles(1).get(0).rows()).isZero();
+        assertThat(manifest.dataFiles(1).get(0).size()).isEqualTo(DataFile.HEADER_BYTES);
+        try (AdaPS node = builder().restoreFrom(dir).build()) {
+            assertThat(values(node)).isDeepEqualTo(saved);
+        }
+    }
+
+    @Test
+    void badArgumentsAreRefusedNamingTheValue() {
+        assertThatThrownBy(() -> builder().fullCheckpointEvery(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("fullCheckpointEvery=0 (expected >= 1)");
+        assertThatThrownBy(() -> builder().fullCheckpointEvery(-2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("fullCheckpointEvery=-2 (expected >= 1)");
+        assertThatThrownBy(() -> builder().checkpointsKept(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("checkpointsKept=0 (expected >= 1)");
     }
 
     private static List<String> names(Path dir) throws IOException {

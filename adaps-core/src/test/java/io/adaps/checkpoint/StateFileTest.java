@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.adaps.api.CheckpointException;
 import io.adaps.api.RestoredCheckpoint.SavedWorker;
 
-/** The state file's placement (format 2) and what a format-1 file, written before it, reads as. */
+/** The state file's placement trailer, and what a file written before it existed reads as. */
 class StateFileTest {
     @TempDir
     Path dir;
@@ -38,7 +38,7 @@ class StateFileTest {
     }
 
     @Test
-    void aFormatOneFileHasWorkersAndNoPlacement() throws Exception {
+    void aFileWithoutThePlacementTrailerHasWorkersAndNoPlacement() throws Exception {
         ByteBuffer v1 = ByteBuffer.allocate(20 + 16).order(ByteOrder.LITTLE_ENDIAN);
         v1.putLong(StateFile.MAGIC).putInt(1).putInt(0).putInt(1).putInt(0).putLong(5).putInt(-1);
         NodeState read = StateFile.read(dir, entry(v1.array(), 0));

@@ -9,9 +9,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
@@ -25,6 +27,7 @@ import io.adaps.api.AdaPS;
 import io.adaps.api.CheckpointException;
 import io.adaps.api.CheckpointResult;
 import io.adaps.api.CheckpointTicket;
+import io.adaps.api.ClusterException;
 import io.adaps.api.Initializers;
 import io.adaps.api.RestoredCheckpoint;
 import io.adaps.api.Table;
@@ -32,6 +35,9 @@ import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
 import io.adaps.api.UpdateRules;
 import io.adaps.api.Worker;
+import io.adaps.checkpoint.CheckpointFiles;
+import io.adaps.checkpoint.FileEntry;
+import io.adaps.checkpoint.Manifest;
 import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
 import io.adaps.store.SlotKind;
@@ -43,7 +49,9 @@ import io.adaps.testing.Concurrently;
  * checkpoint, with replicas holding updates their owners have not seen yet, restored onto
  * clusters of the same and of other sizes: every row's value and update-rule state must come
  * back bit for bit, every update made before the checkpoint must be in it, and every worker's
- * saved state must come back.
+ * saved state must come back. The same holds for a chain of a full checkpoint and increments
+ * ({@code fullCheckpointEvery}) taken while rows move between them, and an increment holds
+ * exactly the rows written since the checkpoint before.
  */
 class CheckpointClusterTest {
     @RegisterExtension
@@ -64,35 +72,102 @@ class CheckpointClusterTest {
     @ParameterizedTest
     @EnumSource(Technique.class)
     void aCheckpointOfMovingAndReplicatedRowsRestoresBitExactly(Technique technique) throws Exception {
-        Snapshot saved = trainAndCheckpoint(3, technique);
+        Snapshot saved = trainAndCheckpoint(3, technique, 1);
         restoreAndCompare(saved, 3, technique);
     }
 
     @Test
     void threeNodesRestoreOntoTwo() throws Exception {
-        Snapshot saved = trainAndCheckpoint(3, Technique.ADAPTIVE);
+        Snapshot saved = trainAndCheckpoint(3, Technique.ADAPTIVE, 1);
         restoreAndCompare(saved, 2, Technique.ADAPTIVE);
     }
 
     @Test
     void oneNodeRestoresOntoThree() throws Exception {
-        Snapshot saved = trainAndCheckpoint(1, Technique.ADAPTIVE);
+        Snapshot saved = trainAndCheckpoint(1, Technique.ADAPTIVE, 1);
         restoreAndCompare(saved, 3, Technique.RELOCATION_ONLY);
     }
 
     @ParameterizedTest
     @EnumSource(value = Technique.class, names = {"ADAPTIVE", "RELOCATION_ONLY"})
     void aRestoreOntoTheSameClusterPutsMovedRowsBackWhereTheyWere(Technique technique) throws Exception {
-        trainAndCheckpoint(3, technique);
+        trainAndCheckpoint(3, technique, 3);
         try (TestCluster cluster = FIXTURE.cluster(3, b -> b.table(SUMS).table(STEPS).technique(technique)
                 .restoreFrom(dir))) {
             for (int n = 0; n < 3; n++) {
                 AdaPS node = cluster.node(n);
                 assertThat(node.restoredFrom().orElseThrow().placementRestored()).isTrue();
-                // The rows node n alone used had moved there before the cut (awaited, or localized).
+                // The rows node n alone used had moved there before the cut (awaited, or localized),
+                // those localized for the chain's second checkpoint too: unchanged since, they are not
+                // in the newest increment, but they are still placed there.
                 assertPlacedOn(cluster, n, node.table("sums"), ownRows(n)[0]);
-                for (long row : movedSteps(n)) {
+                for (long row : concat(movedSteps(n, 2), movedSteps(n, 3))) {
                     assertPlacedOn(cluster, n, node.table("steps"), row);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Technique.class)
+    void aFullCheckpointAndTwoIncrementsOfMovingAndReplicatedRowsRestoreBitExactly(Technique technique)
+            throws Exception {
+        Snapshot saved = trainAndCheckpoint(3, technique, 3);
+        restoreAndCompare(saved, 3, technique);
+    }
+
+    @Test
+    void threeNodesRestoreOntoTwoThroughAChain() throws Exception {
+        Snapshot saved = trainAndCheckpoint(3, Technique.ADAPTIVE, 3);
+        restoreAndCompare(saved, 2, Technique.ADAPTIVE);
+    }
+
+    @Test
+    void oneNodeRestoresOntoThreeThroughAChain() throws Exception {
+        Snapshot saved = trainAndCheckpoint(1, Technique.ADAPTIVE, 3);
+        restoreAndCompare(saved, 3, Technique.RELOCATION_ONLY);
+    }
+
+    /**
+     * Without relocation or replication every write is to the row's one owned copy, so an
+     * increment holds exactly the rows any node wrote since the checkpoint before, local or
+     * remote writes alike: counted per table, against the rows written.
+     */
+    @Test
+    void anIncrementHoldsExactlyTheRowsWrittenSinceTheCheckpointBefore() throws Exception {
+        int nodes = 3;
+        try (TestCluster cluster = FIXTURE.cluster(nodes, b -> b.table(SUMS).table(STEPS).technique(Technique.STATIC)
+                .fullCheckpointEvery(3))) {
+            TableSpec[] tables = {SUMS, STEPS};
+            for (int checkpoint = 1; checkpoint <= 4; checkpoint++) {
+                BitSet[][] written = new BitSet[nodes][tables.length];
+                long seed = checkpoint;
+                Concurrently.run(nodes, PATIENCE, n -> {
+                    SplittableRandom random = new SplittableRandom(seed * 31 + n);
+                    try (Worker worker = cluster.node(n).worker()) {
+                        for (int t = 0; t < tables.length; t++) {
+                            written[n][t] = new BitSet();
+                            for (int i = random.nextInt(6); i > 0; i--) {
+                                int row = random.nextInt((int) tables[t].rows());
+                                worker.table(tables[t].name()).push(row, new float[tables[t].valueLength()], 0);
+                                written[n][t].set(row);
+                            }
+                        }
+                        worker.waitAll();
+                    }
+                    cluster.node(n).checkpoint(dir);
+                });
+                Manifest manifest = Manifest.read(dir.resolve(CheckpointFiles.manifest(checkpoint)));
+                assertThat(manifest.base()).as("checkpoint %d's base: every third is full", checkpoint)
+                        .isEqualTo(checkpoint % 3 == 1 ? 0 : checkpoint - 1);
+                for (int t = 0; t < tables.length; t++) {
+                    BitSet rows = new BitSet();
+                    for (int n = 0; n < nodes; n++) {
+                        rows.or(written[n][t]);
+                    }
+                    assertThat(manifest.dataFiles(t).stream().mapToLong(FileEntry::rows).sum())
+                            .as("rows of %s in checkpoint %d", tables[t].name(), checkpoint)
+                            .isEqualTo(manifest.full() ? tables[t].rows() : rows.cardinality());
                 }
             }
         }
@@ -100,7 +175,7 @@ class CheckpointClusterTest {
 
     @Test
     void aRestoreStartsEveryRowAtItsHomeWhenAskedOrWhenThePlacementCannotApply() throws Exception {
-        trainAndCheckpoint(3, Technique.ADAPTIVE);
+        trainAndCheckpoint(3, Technique.ADAPTIVE, 1);
         record Case(int nodes, Technique technique, boolean restorePlacement) {
         }
         for (Case c : List.of(new Case(3, Technique.ADAPTIVE, false), new Case(3, Technique.STATIC, true),
@@ -120,6 +195,14 @@ class CheckpointClusterTest {
                 }
             }
         }
+    }
+
+    @Test
+    void nodesThatDisagreeOnFullCheckpointEveryAreRefused() {
+        assertThatThrownBy(() -> FIXTURE.cluster(2, (id, b) -> b.table(SUMS).connectTimeout(Duration.ofSeconds(10))
+                .fullCheckpointEvery(id == 0 ? 1 : 4)))
+                .isInstanceOf(AssertionError.class)
+                .cause().isInstanceOf(ClusterException.class).hasMessageContaining("fullCheckpointEvery");
     }
 
     @Test
@@ -248,39 +331,55 @@ class CheckpointClusterTest {
     private record Snapshot(Map<String, float[][]> rows, int nodes, long generation) {
     }
 
-    private Snapshot trainAndCheckpoint(int nodes, Technique technique) throws Exception {
+    /**
+     * Trains on {@code nodes} nodes, moving rows and replicating hot ones, and takes
+     * {@code checkpoints} checkpoints, a full one and increments of it, each after more training
+     * that moves other rows and leaves updates in replicas; returns every row as the last holds it.
+     */
+    private Snapshot trainAndCheckpoint(int nodes, Technique technique, int checkpoints) throws Exception {
         AtomicIntegerArray pushes = new AtomicIntegerArray((int) SUMS.rows());
         try (TestCluster cluster = nodes == 1 ? null : FIXTURE.cluster(nodes, b -> b.table(SUMS).table(STEPS)
-                .technique(technique));
-             AdaPS single = nodes == 1 ? AdaPS.builder().table(SUMS).table(STEPS).build() : null) {
+                .technique(technique).fullCheckpointEvery(checkpoints));
+             AdaPS single = nodes == 1 ? AdaPS.builder().table(SUMS).table(STEPS).fullCheckpointEvery(checkpoints).build()
+                     : null) {
             AdaPS[] all = new AdaPS[nodes];
             for (int n = 0; n < nodes; n++) {
                 all[n] = nodes == 1 ? single : cluster.node(n);
             }
-            Worker[] workers = new Worker[nodes];
+            CheckpointResult[][] results = new CheckpointResult[checkpoints][nodes];
             Concurrently.run(nodes, PATIENCE, n -> {
                 Worker worker = all[n].worker();
-                workers[n] = worker;
                 long[] own = ownRows(n);
                 long[] ownSteps = ownSteps(n);
                 worker.table("sums").intent(concat(HOT_SUMS, own), 0, 1_000_000);
                 worker.table("steps").intent(concat(HOT_STEPS, ownSteps), 0, 1_000_000);
-                long[] moved = movedSteps(n);
-                worker.table("steps").localize(moved);
-                for (int round = 0; round < 20; round++) {
-                    push(worker, pushes, concat(HOT_SUMS, own), concat(HOT_STEPS, concat(ownSteps, moved)), round);
+                for (int checkpoint = 1; checkpoint <= checkpoints; checkpoint++) {
+                    // Other rows move here before each checkpoint of the chain, and are written.
+                    long[] moved = movedSteps(n, checkpoint);
+                    worker.table("steps").localize(moved);
+                    for (int round = 0; round < 20; round++) {
+                        push(worker, pushes, concat(HOT_SUMS, own), concat(HOT_STEPS, concat(ownSteps, moved)), round);
+                    }
+                    awaitPlacement(all[n], n, nodes, technique, own);
+                    // Updates made now sit in replicas until the checkpoint flushes them.
+                    push(worker, pushes, concat(HOT_SUMS, own), concat(HOT_STEPS, ownSteps), 20);
+                    worker.checkpointState(state(n, worker.id(), checkpoint));
+                    worker.waitAll();
+                    results[checkpoint - 1][n] = all[n].checkpoint(dir);
                 }
-                awaitPlacement(all[n], n, nodes, technique, own);
-                // Updates made now sit in replicas until the checkpoint flushes them.
-                push(worker, pushes, concat(HOT_SUMS, own), concat(HOT_STEPS, ownSteps), 20);
-                worker.checkpointState(("node " + n + " worker " + worker.id()).getBytes(StandardCharsets.UTF_8));
-                worker.waitAll();
             });
-            CheckpointResult[] results = new CheckpointResult[nodes];
-            Concurrently.run(nodes, PATIENCE, n -> results[n] = all[n].checkpoint(dir));
-            for (CheckpointResult result : results) {
-                assertThat(result.manifest()).isEqualTo(results[0].manifest()).exists();
-                assertThat(result.generation()).isEqualTo(1);
+            for (int checkpoint = 1; checkpoint <= checkpoints; checkpoint++) {
+                for (CheckpointResult result : results[checkpoint - 1]) {
+                    assertThat(result.manifest()).isEqualTo(results[checkpoint - 1][0].manifest()).exists();
+                    assertThat(result.generation()).isEqualTo(checkpoint);
+                }
+                Manifest manifest = Manifest.read(results[checkpoint - 1][0].manifest());
+                assertThat(manifest.base()).as("checkpoint %d's base", checkpoint).isEqualTo(checkpoint - 1);
+                if (!manifest.full()) {
+                    assertThat(manifest.dataFiles(0).stream().mapToLong(FileEntry::rows).sum())
+                            .as("rows of sums in increment %d: at most those pushed", checkpoint)
+                            .isLessThanOrEqualTo(HOT_SUMS.length + nodes * ownRows(0).length);
+                }
             }
             Map<String, float[][]> rows = new HashMap<>();
             for (Table table : all[0].tables()) {
@@ -292,8 +391,13 @@ class CheckpointClusterTest {
                 assertThat(sums[row]).as("sums row %d: every push before the checkpoint", row)
                         .containsExactly(count, count, count);
             }
-            return new Snapshot(rows, nodes, results[0].generation());
+            return new Snapshot(rows, nodes, checkpoints);
         }
+    }
+
+    /** What worker {@code worker} of node {@code node} saves with checkpoint {@code checkpoint}. */
+    private static byte[] state(int node, int worker, long checkpoint) {
+        return ("node " + node + " worker " + worker + " at checkpoint " + checkpoint).getBytes(StandardCharsets.UTF_8);
     }
 
     private void restoreAndCompare(Snapshot saved, int nodes, Technique technique) throws Exception {
@@ -315,12 +419,11 @@ class CheckpointClusterTest {
             assertThat(restored.nodes()).isEqualTo(saved.nodes());
             assertThat(restored.generation()).isEqualTo(saved.generation());
             for (int n = 0; n < saved.nodes(); n++) {
-                assertThat(restored.state(n, 0).map(state -> new String(state, StandardCharsets.UTF_8)))
-                        .contains("node " + n + " worker 0");
+                assertThat(restored.state(n, 0)).as("node %d's worker's state", n).contains(state(n, 0, saved.generation()));
             }
             if (nodes == saved.nodes()) {
-                Concurrently.run(nodes, PATIENCE, n -> assertThat(all[n].worker().restoredState()
-                        .map(state -> new String(state, StandardCharsets.UTF_8))).contains("node " + n + " worker 0"));
+                Concurrently.run(nodes, PATIENCE, n -> assertThat(all[n].worker().restoredState())
+                        .contains(state(n, 0, saved.generation())));
             }
         }
     }
@@ -388,9 +491,10 @@ class CheckpointClusterTest {
         return new long[] {first, first + 1, first + 2, first + 3};
     }
 
-    /** Rows of "steps" homed on another node that node {@code n} localizes. */
-    private static long[] movedSteps(int n) {
-        return new long[] {10L * ((n + 2) % 3) + 8, 10L * ((n + 2) % 3) + 9};
+    /** Rows of "steps" homed on another node that node {@code n} localizes before checkpoint {@code checkpoint}. */
+    private static long[] movedSteps(int n, int checkpoint) {
+        long first = 10L * ((n + 2) % 3) + (checkpoint % 2 == 1 ? 8 : 4);
+        return new long[] {first, first + (checkpoint % 2 == 1 ? 1 : 3)};
     }
 
     /** Asserts that {@code node} owns {@code row} and that the row's home says so. */

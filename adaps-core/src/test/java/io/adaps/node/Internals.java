@@ -46,7 +46,7 @@ final class Internals {
      * {@code node} owns it now; {@code false} if it does not.
      */
     static boolean copyOwned(AdaPS node, Table table, long row, float[] dst) {
-        return local(node).context().store(table.id()).copyOwned(row, dst, 0);
+        return local(node).context().store(table.id()).copyOwned(row, dst, 0) >= 0;
     }
 
     /** Floats per owned row of {@code table}: its value and rule state. */

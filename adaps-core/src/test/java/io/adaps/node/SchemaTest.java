@@ -17,7 +17,7 @@ import io.adaps.api.UniformKeys;
 class SchemaTest {
     private static String schema(TableSpec spec) {
         try (AdaPS node = AdaPS.builder().table(spec).build()) {
-            return Schema.describe(node.tables(), Partitioning.RANGE);
+            return Schema.describe(node.tables(), Partitioning.RANGE, 1);
         }
     }
 
@@ -49,7 +49,7 @@ class SchemaTest {
         assertThat(bsp).contains(";consistency(out)=bsp;").isEqualTo(schema(plain.withConsistency(Consistency.ssp(0))));
         // The node's default resolves into the same item as the table's own choice.
         try (AdaPS node = AdaPS.builder().consistency(Consistency.ssp(2)).table(plain).build()) {
-            assertThat(Schema.describe(node.tables(), Partitioning.RANGE)).isEqualTo(ssp2);
+            assertThat(Schema.describe(node.tables(), Partitioning.RANGE, 1)).isEqualTo(ssp2);
         }
         // Only the handshake's schema: a checkpoint restores onto any model.
         try (AdaPS node = AdaPS.builder().table(plain.withConsistency(Consistency.ssp(2))).build()) {

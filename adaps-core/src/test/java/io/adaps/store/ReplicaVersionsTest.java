@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.TableSpec;
+import io.adaps.api.UpdateRules;
 
-/** Pending and draining replicas, and the versions that let owners answer "unchanged". */
+/** Pending and draining replicas, and the versions that let owners answer "unchanged" and checkpoints skip unchanged rows. */
 class ReplicaVersionsTest {
     private final TableSpec spec = TableSpec.of("t", 10, 2);
 
@@ -74,6 +75,29 @@ class ReplicaVersionsTest {
         same.allocate(5, SlotKind.OWNED);
         assertThat(other.pullOwnedVersioned(5, value, 0)).as("another node's first install")
                 .isNotEqualTo(same.pullOwnedVersioned(5, value, 0));
+    }
+
+    /**
+     * What incremental checkpoints rely on: reading a row (its version, or a copy of value and rule
+     * state) leaves its version, every write moves it, rule state included, and the three reads agree.
+     */
+    @Test
+    void checkpointReadsLeaveTheVersionAndEveryWriteMovesIt() {
+        TableStore store = new TableStore(TableSpec.of("a", 4, 2).withUpdateRule(UpdateRules.adagrad(0.1f, 1e-6f)));
+        store.allocate(2, SlotKind.OWNED);
+        float[] copy = new float[store.stride()];
+        long version = store.ownedVersion(2);
+        assertThat(store.copyOwned(2, copy, 0)).isEqualTo(version);
+        assertThat(store.ownedVersion(2)).as("after the copy").isEqualTo(version)
+                .isEqualTo(store.pullOwnedVersioned(2, new float[2], 0));
+        store.push(2, new float[] {0.5f, 0f}, 0);
+        long pushed = store.copyOwned(2, copy, 0);
+        assertThat(pushed).isNotEqualTo(version).isEqualTo(store.ownedVersion(2));
+        assertThat(copy[2]).as("Adagrad's accumulator, copied with the value").isEqualTo(0.25f);
+        store.push(2, new float[] {0f, 0f}, 0); // changes no float, still a write
+        assertThat(store.ownedVersion(2)).isNotIn(version, pushed);
+        assertThat(store.ownedVersion(3)).as("not held").isEqualTo(-1);
+        assertThat(store.copyOwned(3, copy, 0)).isEqualTo(-1);
     }
 
     @Test
