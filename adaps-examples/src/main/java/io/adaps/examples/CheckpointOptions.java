@@ -13,28 +13,33 @@ public final class CheckpointOptions {
     private CommandSpec spec;
 
     @Option(names = "--checkpoint-dir", paramLabel = "DIR",
-            description = "Checkpoints the model after every --checkpoint-every-th epoch and after the last into DIR, "
-                    + "which every node can reach (default: no checkpoints).")
+            description = "Checkpoints the model into DIR, which every node can reach, as --checkpoint-every says "
+                    + "and after the last epoch (default: no checkpoints).")
     private Path dir;
 
-    @Option(names = "--checkpoint-every", paramLabel = "EPOCHS", defaultValue = "1",
-            description = "With --checkpoint-dir: epochs between checkpoints (default: ${DEFAULT-VALUE}).")
-    private int every;
+    @Option(names = "--checkpoint-every", paramLabel = "EPOCHS|DURATION", defaultValue = "1",
+            description = "With --checkpoint-dir: epochs between checkpoints, taken at epoch ends; or a duration "
+                    + "such as 30s, 2m or 500ms: a checkpoint at the first of a few cuts per epoch after each "
+                    + "duration, so that a resumed run continues mid-epoch (default: ${DEFAULT-VALUE}).")
+    private String every;
+    private CheckpointInterval interval;
 
     @Option(names = "--resume",
-            description = "With --checkpoint-dir: start from its newest checkpoint, if it holds one, with the epoch "
-                    + "after the one it saved and what each training thread saved (w2v: where its learning rate "
-                    + "was); give the same options as the run that wrote it.")
+            description = "With --checkpoint-dir: start from its newest checkpoint, if it holds one, where it was "
+                    + "taken: with the epoch after the one it saved, or mid-epoch with the steps after its cut; give "
+                    + "the same options as the run that wrote it (mid-epoch, also the same number of nodes).")
     private boolean resume;
 
     /**
      * Refuses a bad interval, or an interval or {@code --resume} without a directory.
      *
-     * @throws ParameterException naming the option
+     * @throws ParameterException naming the option and its value
      */
     public void validate() {
-        if (every <= 0) {
-            throw new ParameterException(spec.commandLine(), "--checkpoint-every=" + every + " (expected > 0)");
+        try {
+            interval = CheckpointInterval.parse(every, "--checkpoint-every");
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         boolean everyGiven = spec.commandLine().getParseResult().hasMatchedOption("--checkpoint-every");
         if (dir == null && (resume || everyGiven)) {
@@ -45,6 +50,6 @@ public final class CheckpointOptions {
 
     /** The checkpointing the options ask for. */
     public Checkpointing checkpointing() {
-        return new Checkpointing(dir, every, resume);
+        return new Checkpointing(dir, interval, resume);
     }
 }

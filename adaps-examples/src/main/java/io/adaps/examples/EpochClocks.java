@@ -14,7 +14,8 @@ import io.adaps.api.Worker;
  * share early and stopped ticking would hold the others at most {@code s} clocks ahead of it, and a
  * thread with one chunk more than the others would wait for them for ever; so every worker ticks up
  * to the agreed number at the end of its share (a few empty clocks, at most, on balanced shares),
- * and every epoch spans the same clocks on every worker.
+ * and every epoch spans the same clocks on every worker. The agreed clocks are also the steps of
+ * the epoch ({@link SteppedEpoch}), whose boundaries every thread of every node shares.
  *
  * <p>The agreement: each node sets its own row of the table {@value #TABLE} to its most chunks,
  * passes a barrier and reads every node's row. It writes rather than adds, so that a run resumed
@@ -64,13 +65,6 @@ public final class EpochClocks {
                 most = Math.max(most, (int) value);
             }
             return most;
-        }
-    }
-
-    /** Ticks {@code worker}'s clock until it is {@code end}: the empty clocks after a share's last chunk. */
-    public static void tickTo(Worker worker, long end) {
-        while (worker.clock() < end) {
-            worker.advanceClock();
         }
     }
 }

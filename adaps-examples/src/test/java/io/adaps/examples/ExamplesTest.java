@@ -7,6 +7,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +48,9 @@ class ExamplesTest {
             --resume                 ; --resume (expected only together with --checkpoint-dir)
             --checkpoint-every=2     ; --checkpoint-every=2 (expected only together with --checkpoint-dir)
             --checkpoint-every=0     ; --checkpoint-every=0 (expected > 0)
+            --checkpoint-every=0s    ; --checkpoint-every=0s (expected > 0)
+            --checkpoint-every=abc   ; --checkpoint-every=abc (expected EPOCHS or a duration such as 30s)
+            --checkpoint-every=30s   ; --checkpoint-every=30s (expected only together with --checkpoint-dir)
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flag, String message) {
         CommandRun run = run("mf", flag);
@@ -85,7 +91,8 @@ class ExamplesTest {
                 .containsPattern("epoch +0: initial model +train RMSE 0\\.\\d{4}, test RMSE 0\\.\\d{4}")
                 .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* 100\\.0% local, .* train RMSE 0\\.\\d{4}, test RMSE "
                         + "0\\.\\d{4}")
-                .containsPattern("after training, node 0: 2 workers; local pull/push/set \\d+/\\d+/1, remote 0/0/0 "
+                // Sets: the epoch agreement's, then each of the 3 evaluation rounds' sums.
+                .containsPattern("after training, node 0: 2 workers; local pull/push/set \\d+/\\d+/4, remote 0/0/0 "
                         + "\\(100\\.0% local\\)");
     }
 
@@ -161,6 +168,38 @@ class ExamplesTest {
         // One thread on one node trains the same epoch the same way.
         assertThat(resultLine(resumed.out(), 2).replaceAll("seconds=\\S+ ", "").replaceAll("bytes=\\S+ ", ""))
                 .isEqualTo(resultLine(whole.out(), 2).replaceAll("seconds=\\S+ ", "").replaceAll("bytes=\\S+ ", ""));
+    }
+
+    @Test
+    void withADurationCheckpointsAreTakenAtBarriersAndTheLastAfterTheRun() throws IOException {
+        Path checkpoints = dir.resolve("checkpoints");
+        // Small batches make chunks of 4,096 entries: 5 steps per epoch, cut after each.
+        String[] flags = {"--threads=1", "--batch=64", "--checkpoint-dir=" + checkpoints, "--checkpoint-every=1ms"};
+        CommandRun whole = run(withSmall(concat(new String[] {"mf"}, flags)));
+        assertThat(whole.exitCode()).as(whole.err()).isZero();
+        // Periodic ones at the cuts and other barriers, then the one after the run.
+        long newest = newest(whole.out());
+        assertThat(newest).isGreaterThan(2);
+        try (Stream<Path> files = Files.list(checkpoints)) {
+            assertThat(files.map(file -> file.getFileName().toString()).filter(name -> name.startsWith("MANIFEST-")))
+                    .containsExactlyInAnyOrder(String.format("MANIFEST-%08d", newest - 1),
+                            String.format("MANIFEST-%08d", newest));
+        }
+        CommandRun resumed = run(withSmall(concat(new String[] {"mf", "--resume"}, flags)));
+        assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+        assertThat(resumed.out()).contains("resumed from " + checkpoints.resolve(String.format("MANIFEST-%08d", newest))
+                + " after epoch 2").doesNotContain("RESULT");
+        assertThat(newest(resumed.out())).isGreaterThan(newest);
+    }
+
+    /** The newest checkpoint a run reported durable. */
+    private static long newest(String out) {
+        Matcher durable = Pattern.compile("checkpoint (\\d+) durable: ").matcher(out);
+        long newest = 0;
+        while (durable.find()) {
+            newest = Long.parseLong(durable.group(1));
+        }
+        return newest;
     }
 
     private static String resultLine(String out, int epoch) {

@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
                     + "stops all nodes.",
             ""},
         footer = {"", "Example: adaps-example launch --nodes 2 -- mf --threads 1",
-            "         adaps-example launch --nodes 3 --restarts 2 -- mf --checkpoint-dir /tmp/mf-checkpoints"})
+            "         adaps-example launch --nodes 3 --restarts 2 -- mf --checkpoint-dir /tmp/mf-checkpoints "
+                    + "--checkpoint-every 30s"})
 public final class LaunchCommand implements Callable<Integer> {
     /** The subcommand's name. */
     public static final String NAME = "launch";

@@ -2,7 +2,6 @@ package io.adaps.examples.mf;
 
 import static io.adaps.examples.Checks.checkNonNegative;
 import static io.adaps.examples.Checks.checkNotNull;
-import static io.adaps.examples.Checks.checkPositive;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.Consistency;
@@ -10,21 +9,25 @@ import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.api.UpdateRules;
 import io.adaps.api.Worker;
+import io.adaps.examples.EpochClocks;
 
 /**
  * Combines what every node of a cluster measures on its part of a training run into the
  * cluster's figures: the means of a training and a test measure (the squared errors of the
- * {@code mf} example, whose square roots are the RMSEs; the losses of the {@code w2v} example) and
- * the fraction of parameter accesses that were local, through a small AdaPS table (by default
- * {@value #TABLE}).
+ * {@code mf} example, whose square roots are the RMSEs; the losses of the {@code w2v} example),
+ * the fraction of parameter accesses that were local and the entries (or words) trained, through
+ * a small AdaPS table (by default {@value #TABLE}).
  *
- * <p>The table has one row per evaluation round, of six floats: train sum, train count, test sum,
- * test count, local and remote accesses. In round {@code r} every node pushes its sums to row
- * {@code r} (additive updates, applied at the row's home before the push returns), waits at a
- * cluster barrier, and pulls the row: the sums of all nodes. A fresh row per round means no node
- * has to reset anything, and the table's size does not depend on the number of nodes, so it can be
- * declared before the node knows its cluster. Sums travel as floats: relative precision 1e-7, far
- * below the four digits an RMSE or a loss or the one decimal of a percentage is printed with.
+ * <p>In round {@code r} every node sets its own row of the table to its sums, waits at a cluster
+ * barrier, and pulls every node's row. Rows are set rather than added to, so that a round
+ * combined again is not counted twice: a periodic checkpoint may be taken at the round's barrier,
+ * and a run resumed from it combines the round once more. Rounds alternate between two sets of
+ * rows: a node sets its row of round {@code r + 2} only after every node has passed the barrier of
+ * round {@code r + 1}, so after every node has read round {@code r}. The table's size does not
+ * depend on the cluster (up to {@link EpochClocks#MAX_NODES} nodes), so it can be declared before
+ * the node knows its cluster. Sums travel as floats: relative precision 1e-7, far below the four
+ * digits an RMSE or a loss or the one decimal of a percentage is printed with; the count of
+ * entries trained, which scripts add up, travels exactly in two floats of 24 bits.
  *
  * <p>One thread per node calls {@link #combine}.
  */
@@ -37,44 +40,57 @@ public final class ClusterStats {
     private static final int TEST_COUNT = 3;
     private static final int LOCAL_ACCESSES = 4;
     private static final int REMOTE_ACCESSES = 5;
-    private static final int SUMS = 6;
+    private static final int TRAINED_HIGH = 6;
+    private static final int TRAINED_LOW = 7;
+    private static final int SUMS = 8;
+    /** Bits of the trained count per float: every integer up to 2^24 is a float. */
+    private static final int TRAINED_BITS = 24;
 
     private final AdaPS node;
     private final String table;
     private final float[] row = new float[SUMS];
 
-    /** A combiner on {@code node}, which must declare {@link #spec(int)}'s table. */
+    /** A combiner on {@code node}, which must declare {@link #spec()}'s table. */
     public ClusterStats(AdaPS node) {
         this(node, TABLE);
     }
 
-    /** A combiner on {@code node} through its table {@code table}, declared with {@link #spec(String, int)}. */
+    /**
+     * A combiner on {@code node} through its table {@code table}, declared with {@link #spec(String)}.
+     *
+     * @throws IllegalArgumentException if the node does not declare the table or its cluster is too large
+     */
     public ClusterStats(AdaPS node, String table) {
         this.node = checkNotNull(node, "node");
         this.table = checkNotNull(table, "table");
         node.table(table); // refuses a table the node does not declare
+        if (node.clusterSize() > EpochClocks.MAX_NODES) {
+            throw new IllegalArgumentException("clusterSize=" + node.clusterSize() + " (expected <= "
+                    + EpochClocks.MAX_NODES + ")");
+        }
     }
 
-    /** The table {@value #TABLE} for {@code rounds} evaluation rounds. */
-    public static TableSpec spec(int rounds) {
-        return spec(TABLE, rounds);
+    /** The table {@value #TABLE}. */
+    public static TableSpec spec() {
+        return spec(TABLE);
     }
 
-    /** The table {@code table} for {@code rounds} evaluation rounds. */
-    public static TableSpec spec(String table, int rounds) {
-        checkPositive(rounds, "rounds");
-        return TableSpec.of(table, rounds, SUMS).withUpdateRule(UpdateRules.add()).withConsistency(Consistency.asp());
+    /** The table {@code table}: a row per node for each of two alternating rounds. */
+    public static TableSpec spec(String table) {
+        return TableSpec.of(table, 2L * EpochClocks.MAX_NODES, SUMS).withUpdateRule(UpdateRules.assign())
+                .withConsistency(Consistency.asp());
     }
 
     /**
-     * Adds this node's sums to round {@code round}, waits for every node to do the same and returns
+     * Sets this node's sums of round {@code round}, waits for every node to do the same and returns
      * the cluster's figures. Every node calls it once per round, with the same rounds in the same
-     * order.
+     * order; a round may be combined again (after a restore), with the same or new sums.
      *
-     * @throws IllegalArgumentException if {@code round} is not a row of the table
+     * @throws IllegalArgumentException if {@code round} is negative
      * @throws io.adaps.api.ClusterException if a node failed
      */
     public Round combine(int round, NodeSums nodeSums) {
+        checkNonNegative(round, "round");
         checkNotNull(nodeSums, "nodeSums");
         row[TRAIN_SUM] = (float) nodeSums.trainSum();
         row[TRAIN_COUNT] = nodeSums.trainCount();
@@ -82,15 +98,32 @@ public final class ClusterStats {
         row[TEST_COUNT] = nodeSums.testCount();
         row[LOCAL_ACCESSES] = nodeSums.localAccesses();
         row[REMOTE_ACCESSES] = nodeSums.remoteAccesses();
+        row[TRAINED_HIGH] = nodeSums.trained() >>> TRAINED_BITS;
+        row[TRAINED_LOW] = nodeSums.trained() & ((1L << TRAINED_BITS) - 1);
+        long first = (long) (round % 2) * EpochClocks.MAX_NODES;
+        int nodes = node.clusterSize();
+        long[] rows = new long[nodes];
+        for (int i = 0; i < nodes; i++) {
+            rows[i] = first + i;
+        }
+        float[] all = new float[nodes * SUMS];
         // Unclocked: it never ticks, and must not hold the training workers back.
         try (Worker worker = node.unclockedWorker()) {
             TableView sums = worker.table(table);
-            sums.push(round, row, 0);
+            sums.set(first + node.nodeId(), row, 0);
             node.barrier();
-            sums.pull(round, row, 0);
+            sums.pull(rows, all);
         }
-        return new Round((double) row[TRAIN_SUM] / row[TRAIN_COUNT], (double) row[TEST_SUM] / row[TEST_COUNT],
-                (double) row[LOCAL_ACCESSES] / (row[LOCAL_ACCESSES] + row[REMOTE_ACCESSES]));
+        double[] total = new double[TRAINED_HIGH];
+        long trained = 0;
+        for (int i = 0; i < nodes; i++) {
+            for (int sum = 0; sum < TRAINED_HIGH; sum++) {
+                total[sum] += all[i * SUMS + sum];
+            }
+            trained += ((long) all[i * SUMS + TRAINED_HIGH] << TRAINED_BITS) + (long) all[i * SUMS + TRAINED_LOW];
+        }
+        return new Round(total[TRAIN_SUM] / total[TRAIN_COUNT], total[TEST_SUM] / total[TEST_COUNT],
+                total[LOCAL_ACCESSES] / (total[LOCAL_ACCESSES] + total[REMOTE_ACCESSES]), trained);
     }
 
     /**
@@ -103,9 +136,10 @@ public final class ClusterStats {
      * @param testCount      this node's test items
      * @param localAccesses  parameter values its training accessed in its memory since the last round
      * @param remoteAccesses parameter values its training accessed at other nodes since the last round
+     * @param trained        the entries (or words) it trained since the last round
      */
     public record NodeSums(double trainSum, long trainCount, double testSum, long testCount,
-                           long localAccesses, long remoteAccesses) {
+                           long localAccesses, long remoteAccesses, long trained) {
         /**
          * Checks the counts.
          *
@@ -116,6 +150,7 @@ public final class ClusterStats {
             checkNonNegative(testCount, "testCount");
             checkNonNegative(localAccesses, "localAccesses");
             checkNonNegative(remoteAccesses, "remoteAccesses");
+            checkNonNegative(trained, "trained");
         }
     }
 
@@ -125,8 +160,9 @@ public final class ClusterStats {
      * @param trainMean     the training measure's mean over all nodes' training items ({@code NaN} for none)
      * @param testMean      the test measure's mean over all nodes' test items ({@code NaN} for none)
      * @param localFraction the fraction of all nodes' accesses that were local ({@code NaN} for none)
+     * @param trained       the entries (or words) all nodes trained
      */
-    public record Round(double trainMean, double testMean, double localFraction) {
+    public record Round(double trainMean, double testMean, double localFraction, long trained) {
         /** The root of {@link #trainMean()}: the RMSE when the measure is the squared error. */
         public double trainRmse() {
             return Math.sqrt(trainMean);

@@ -2,9 +2,8 @@ package io.adaps.examples.mf;
 
 import static io.adaps.examples.Checks.checkNotNull;
 
-import java.util.function.LongConsumer;
-
 import io.adaps.api.Technique;
+import io.adaps.examples.SteppedEpoch;
 
 /**
  * What one node of a training run trains and evaluates on, and how it runs an epoch: the schedule
@@ -22,8 +21,8 @@ sealed interface EpochPlan {
     /** This node's test entries. */
     MfData test();
 
-    /** Runs one epoch on {@code trainer}; see {@link MfTrainer}'s epoch methods. */
-    double epoch(MfTrainer trainer, LongConsumer progress);
+    /** The plan's epochs on {@code trainer}, in steps; see {@link MfTrainer}'s schedules. */
+    SteppedEpoch epoch(MfTrainer trainer);
 
     /** The schedule, for the run's header. */
     String describe();
@@ -79,8 +78,8 @@ sealed interface EpochPlan {
      */
     record Hogwild(MfData train, MfData test) implements EpochPlan {
         @Override
-        public double epoch(MfTrainer trainer, LongConsumer progress) {
-            return trainer.epoch(train, progress);
+        public SteppedEpoch epoch(MfTrainer trainer) {
+            return trainer.hogwild(train);
         }
 
         @Override
@@ -94,7 +93,7 @@ sealed interface EpochPlan {
      * {@link BlockPartition#balanced}), in their (shuffled) order, with intent signals: each thread
      * trains its share in chunks of {@value IntentSchedule#BATCHES_PER_CHUNK} mini-batches, one
      * clock tick per chunk, and signals intent for the rows and columns of its next chunk while it
-     * trains the current one ({@link MfTrainer}'s {@code intentEpoch}). The test entries are those of
+     * trains the current one ({@link MfTrainer}'s {@code withIntent}). The test entries are those of
      * this node's rows too, so that evaluating them reads the row factors where training left them.
      *
      * @param train this node's training entries
@@ -102,8 +101,8 @@ sealed interface EpochPlan {
      */
     record IntentHogwild(MfData train, MfData test) implements EpochPlan {
         @Override
-        public double epoch(MfTrainer trainer, LongConsumer progress) {
-            return trainer.intentEpoch(train, progress);
+        public SteppedEpoch epoch(MfTrainer trainer) {
+            return trainer.withIntent(train);
         }
 
         @Override
@@ -127,8 +126,8 @@ sealed interface EpochPlan {
         }
 
         @Override
-        public double epoch(MfTrainer trainer, LongConsumer progress) {
-            return trainer.epoch(schedule, progress);
+        public SteppedEpoch epoch(MfTrainer trainer) {
+            return trainer.blocked(schedule);
         }
 
         @Override

@@ -192,8 +192,9 @@ public final class MfCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "entries: %d train, %d test, of a %d x %d matrix (%.2f s to load)%n",
                         train.size(), data.test().size(), train.numRows(), train.numCols(), loadSeconds);
             }
-            new MfRun(node, trainer, plan, train.size(), out, checkpoints).run(epochs);
+            new MfRun(node, trainer, plan, out, checkpoints).run(epochs);
             node.barrier();
+            checkpoints.finish(node, out);
         }
         return 0;
     }
@@ -285,16 +286,19 @@ public final class MfCommand implements Callable<Integer> {
      * Starts this process's node: a single node, or the node the environment names (see
      * {@link AdaPS.Builder#fromEnvironment()}), holding the factor tables and the evaluation sums,
      * with {@code --technique} (which wins over {@code ADAPS_TECHNIQUE}, its default), restored from
-     * the newest checkpoint with {@code --resume}.
+     * the newest checkpoint with {@code --resume}, and with its checkpoints' bookkeeping begun.
      */
     private AdaPS startNode(MfData train, Checkpointing checkpoints) {
         AdaPS.Builder builder = MfTables.builder(train.numRows(), train.numCols(), rank,
-                Seeds.derive(seed, MODEL_SEED, 0)).table(ClusterStats.spec(epochs + 1))
+                Seeds.derive(seed, MODEL_SEED, 0)).table(ClusterStats.spec())
                 .table(EpochClocks.spec());
+        AdaPS node;
         try {
-            return checkpoints.configure(builder.fromEnvironment().technique(technique).consistency(consistency)).build();
+            node = checkpoints.configure(builder.fromEnvironment().technique(technique).consistency(consistency)).build();
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ClusterException("cluster configuration from the environment: " + e.getMessage(), e);
         }
+        checkpoints.begin(node);
+        return node;
     }
 }

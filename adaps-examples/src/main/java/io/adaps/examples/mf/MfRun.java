@@ -5,6 +5,9 @@ import java.util.Locale;
 
 import io.adaps.api.AdaPS;
 import io.adaps.examples.Checkpointing;
+import io.adaps.examples.EpochCuts;
+import io.adaps.examples.EpochProgress;
+import io.adaps.examples.SteppedEpoch;
 import io.adaps.examples.ThreadCpu;
 import io.adaps.examples.mf.RunOutput.Accesses;
 import me.tongfei.progressbar.ProgressBar;
@@ -15,8 +18,9 @@ import me.tongfei.progressbar.ProgressBar;
  * evaluates its part of the training and test entries; the nodes combine their sums into the
  * cluster's RMSEs and local-access fraction ({@link ClusterStats}).
  *
- * <p>Per epoch: {@link AdaPS#barrier()} (every node starts at once), train (each thread waits for
- * its updates), {@link AdaPS#barrier()}, evaluate and combine. Node 0 reports the epoch (its time
+ * <p>Per epoch: {@link AdaPS#barrier()} (every node starts at once), train in steps, with a barrier
+ * at each cut ({@link EpochCuts}; each thread waits for its updates), {@link AdaPS#barrier()},
+ * evaluate and combine. Node 0 reports the epoch (its time
  * includes waiting for the slowest node, so it is the cluster's; the local fraction is that of all
  * nodes' training accesses in the epoch) and draws the progress bar on stderr, and prints one
  * machine-readable line per epoch ({@link #resultLine}) for scripts such as the technique
@@ -26,7 +30,6 @@ final class MfRun {
     private final AdaPS node;
     private final MfTrainer trainer;
     private final EpochPlan plan;
-    private final long clusterTrainEntries;
     private final ClusterStats stats;
     private final PrintWriter out;
     private final Checkpointing checkpoints;
@@ -34,16 +37,13 @@ final class MfRun {
     /**
      * A run of {@code trainer} on {@code node} as {@code plan} says.
      *
-     * @param clusterTrainEntries the training entries of all nodes
-     * @param out                 where the reports go
-     * @param checkpoints         when to checkpoint, and whether the run resumed from one
+     * @param out         where the reports go
+     * @param checkpoints when to checkpoint, and whether the run resumed from one
      */
-    MfRun(AdaPS node, MfTrainer trainer, EpochPlan plan, long clusterTrainEntries, PrintWriter out,
-          Checkpointing checkpoints) {
+    MfRun(AdaPS node, MfTrainer trainer, EpochPlan plan, PrintWriter out, Checkpointing checkpoints) {
         this.node = node;
         this.trainer = trainer;
         this.plan = plan;
-        this.clusterTrainEntries = clusterTrainEntries;
         this.stats = new ClusterStats(node);
         this.out = out;
         this.checkpoints = checkpoints;
@@ -51,57 +51,56 @@ final class MfRun {
 
     /**
      * Evaluates the initial model, then trains and evaluates {@code epochs} epochs; a run resumed
-     * from a checkpoint starts with the epoch after the one it saved.
+     * from a checkpoint continues where it was taken: with the epoch after the one it saved, or
+     * within an epoch, with the steps after its cut.
      */
     void run(int epochs) {
         if (node.clusterSize() > 1) {
             out.printf(Locale.ROOT, "node %d of %d: trains on %d entries, tests on %d%n", node.nodeId(),
                     node.clusterSize(), plan.train().size(), plan.test().size());
         }
-        int done = checkpoints.begin(node);
-        if (done > 0) {
-            if (reports()) {
-                out.printf(Locale.ROOT, "resumed from %s after epoch %d%n", node.restoredFrom().orElseThrow().manifest(),
-                        done);
-            }
-        } else {
-            ClusterStats.Round initial = evaluate(0, new Accesses(0, 0));
+        SteppedEpoch steps = plan.epoch(trainer);
+        EpochProgress at = checkpoints.start(node, steps.steps(), out);
+        if (at.epoch() == 1 && !at.begun()) {
+            ClusterStats.Round initial = evaluate(0, new Accesses(0, 0), 0);
             if (reports()) {
                 out.printf(Locale.ROOT, "epoch %3d: %-57s train RMSE %.4f, test RMSE %.4f%n", 0, "initial model",
                         initial.trainRmse(), initial.testRmse());
             }
         }
+        EpochCuts cuts = new EpochCuts(node, checkpoints);
         ThreadCpu cpu = new ThreadCpu();
-        for (int epoch = done + 1; epoch <= epochs; epoch++) {
+        for (int epoch = at.epoch(); epoch <= epochs; epoch++) {
+            EpochProgress from = epoch == at.epoch() ? at : EpochProgress.start(epoch, steps.steps());
             Accesses before = Accesses.of(node.metrics());
+            long trained;
             double seconds;
             // The bar is made before the clock starts: finding out about the console takes tens of
             // milliseconds, which would count against every epoch.
             try (ProgressBar bar = reports()
-                    ? RunOutput.progressBar(epoch, plan.train().size(), node.clusterSize() > 1) : null) {
+                    ? RunOutput.progressBar(epoch, plan.train().size(), from.done(), node.clusterSize() > 1) : null) {
                 // Every node starts the epoch at once: node 0 prints and makes its bar first, and a
                 // head start of the others moved every shared row to them (the homes decide on the
                 // first node with intent when the others come later than the decision delay).
                 node.barrier();
                 cpu.start();
-                plan.epoch(trainer, bar == null ? entries -> { } : bar::stepBy);
+                trained = cuts.train(steps, from, bar == null ? entries -> { } : bar::stepBy);
                 node.barrier();
                 seconds = cpu.stop(epoch);
             }
             long evaluating = System.nanoTime();
-            ClusterStats.Round result = evaluate(epoch, Accesses.of(node.metrics()).minus(before));
+            ClusterStats.Round result = evaluate(epoch, Accesses.of(node.metrics()).minus(before), trained);
             if (reports()) {
                 out.printf(Locale.ROOT, "epoch %3d: %6.2f s, %5.2f M entries/s, %5.1f%% local, %5.2f s eval, "
                                 + "train RMSE %.4f, test RMSE %.4f%n", epoch, seconds,
-                        clusterTrainEntries / seconds / 1e6, 100 * result.localFraction(),
+                        result.trained() / seconds / 1e6, 100 * result.localFraction(),
                         (System.nanoTime() - evaluating) / 1e9, result.trainRmse(), result.testRmse());
                 out.println(resultLine(epoch, seconds, result.testRmse(), result.localFraction(),
-                        node.metrics().bytesSent(), clusterTrainEntries));
+                        node.metrics().bytesSent(), result.trained()));
                 out.flush();
             }
             checkpoints.afterEpoch(node, epoch, epochs, out);
         }
-        checkpoints.finish(node, out);
         cpu.lines(node.nodeId()).forEach(out::println);
         RunOutput.printSummary(out, node.metrics());
     }
@@ -112,7 +111,8 @@ final class MfRun {
      * the epoch's time in seconds (the cluster's, up to the barrier after training), the cluster's
      * test RMSE after it, the fraction of the cluster's training accesses in the epoch that were
      * local (0 to 1), the bytes this node has sent since it started, and the training entries the
-     * cluster worked through in the epoch (so that scripts can put the bytes per entry).
+     * cluster worked through in the epoch (so that scripts can put the bytes per entry; in an epoch
+     * resumed mid-way, those trained after the cut).
      */
     static String resultLine(int epoch, double seconds, double testRmse, double localFraction, long bytesSent,
                              long entries) {
@@ -125,11 +125,14 @@ final class MfRun {
         return node.nodeId() == 0;
     }
 
-    /** Evaluates the model and combines the figures of round {@code round}, with the training's {@code accesses}. */
-    private ClusterStats.Round evaluate(int round, Accesses accesses) {
+    /**
+     * Evaluates the model and combines the figures of round {@code round}, with the training's
+     * {@code accesses} and the entries it {@code trained}.
+     */
+    private ClusterStats.Round evaluate(int round, Accesses accesses, long trained) {
         MfData train = plan.train();
         MfData test = plan.test();
         return stats.combine(round, new ClusterStats.NodeSums(trainer.squaredErrors(train), train.size(),
-                trainer.squaredErrors(test), test.size(), accesses.local(), accesses.remote()));
+                trainer.squaredErrors(test), test.size(), accesses.local(), accesses.remote(), trained));
     }
 }

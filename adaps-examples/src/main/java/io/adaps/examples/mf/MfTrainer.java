@@ -10,6 +10,8 @@ import io.adaps.api.Table;
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
 import io.adaps.examples.EpochClocks;
+import io.adaps.examples.EpochCuts;
+import io.adaps.examples.SteppedEpoch;
 
 /**
  * Parallel SGD matrix factorization on an AdaPS node (the update is that of Koren, Bell, Volinsky,
@@ -20,16 +22,18 @@ import io.adaps.examples.EpochClocks;
  *       training entries are split into one contiguous share per thread (the entries are expected
  *       in random order, see {@link MfData#split}) and each thread runs {@link MfSgdKernel#train}
  *       on its share in batches, with no coordination beyond what the node does per parameter.</li>
- *   <li>Hogwild with intent signals ({@code intentEpoch(MfData, LongConsumer)}, for the {@code mf}
- *       command of this package): Hogwild in chunks of mini-batches ({@code IntentSchedule}), one
- *       tick of each worker's clock per chunk, with intent signalled for the rows and columns of
- *       the next chunk, so that the node's technique can place them ahead of use.</li>
- *   <li>Blocked ({@code epoch(BlockSchedule, LongConsumer)}, for the {@code mf} command of this
- *       package): the sub-epochs and chunks of a {@code BlockSchedule}, with the parameters they use
- *       moved to this node ahead of use.</li>
+ *   <li>Hogwild with intent signals ({@code withIntent(MfData)}, for the {@code mf} command of this
+ *       package): Hogwild in chunks of mini-batches ({@code IntentSchedule}), one tick of each
+ *       worker's clock per chunk, with intent signalled for the rows and columns of the next chunk,
+ *       so that the node's technique can place them ahead of use.</li>
+ *   <li>Blocked ({@code blocked(BlockSchedule)}, for the {@code mf} command of this package): the
+ *       sub-epochs and chunks of a {@code BlockSchedule}, with the parameters they use moved to this
+ *       node ahead of use.</li>
  * </ul>
  *
- * <p>An epoch returns once every update is applied. Each thread has its own
+ * <p>The {@code mf} command runs each as a {@link SteppedEpoch} ({@code hogwild(MfData)} for the
+ * first), whose steps every thread of every node takes alike, so that a checkpoint can cut an
+ * epoch between two steps. An epoch returns once every update is applied. Each thread has its own
  * {@link io.adaps.api.Worker} and kernel, created once and bound to a thread of a {@link ShardPool}
  * that lives as long as the trainer.
  *
@@ -40,6 +44,11 @@ import io.adaps.examples.EpochClocks;
 public final class MfTrainer implements AutoCloseable {
     /** Entries a thread processes between two progress reports: coarse, so reporting costs nothing. */
     static final int PROGRESS_STEP = 1 << 16;
+    /**
+     * Steps of a Hogwild epoch: parts of each thread's share, as many as an epoch has cuts at most
+     * ({@link EpochCuts#PER_EPOCH}).
+     */
+    static final int HOGWILD_STEPS = EpochCuts.PER_EPOCH;
     /** Entries per batch of pulls and pushes, unless configured otherwise. */
     public static final int DEFAULT_BATCH = 1024;
 
@@ -113,31 +122,68 @@ public final class MfTrainer implements AutoCloseable {
     public double epoch(MfData train, LongConsumer progress) {
         checkFits(train);
         checkNotNull(progress, "progress");
-        return pool.run(train.size(), (thread, from, to) -> train(thread, train, from, to, progress));
+        return trainParts(train, 0, 1, 1, progress);
     }
 
     /**
-     * Runs one epoch over {@code train} (this node's entries, in their order) as Hogwild with intent
-     * signals: thread {@code t} trains the chunks of its share of {@link IntentSchedule} in order, one
-     * clock tick of its worker per chunk. At the start of the epoch it signals intent for its first
-     * two chunks; from then on, just before it trains chunk {@code c}, for chunk {@code c + 1}: while
-     * a chunk trains, the library knows the keys of the next one, and under
-     * {@link io.adaps.api.Technique#ADAPTIVE} moves or replicates them here in the meantime. Chunk
-     * {@code c} of an epoch that starts at clock {@code b} is signalled for clocks
-     * {@code [b + c, b + c + 1)}, naming each of its distinct rows and columns once.
+     * Hogwild over {@code train} in {@value #HOGWILD_STEPS} steps: step {@code s} trains part
+     * {@code s} of every thread's share, so the steps of an epoch train what
+     * {@link #epoch(MfData, LongConsumer)} does, in the same order.
      *
-     * <p>At the end each worker calls {@link Worker#waitSync()}: its updates have reached the keys'
-     * owners and this node's replicas have been refreshed. Before any node evaluates, the caller
-     * must then wait at {@link AdaPS#barrier()} (as {@code MfRun} does after every epoch), so that
-     * every node's updates are in.
-     *
-     * @param progress as for {@link #epoch(MfData, LongConsumer)}
-     * @return the sum over the entries of the squared error before each entry's step
      * @throws IllegalArgumentException if the data does not fit the tables
      */
-    double intentEpoch(MfData train, LongConsumer progress) {
+    SteppedEpoch hogwild(MfData train) {
         checkFits(train);
-        checkNotNull(progress, "progress");
+        return new SteppedEpoch() {
+            @Override
+            public int steps() {
+                return HOGWILD_STEPS;
+            }
+
+            @Override
+            public void train(int from, int to, LongConsumer progress) {
+                trainParts(train, from, to, HOGWILD_STEPS, progress);
+            }
+        };
+    }
+
+    /** Trains parts {@code [from, to)} of {@code parts} of every thread's share of {@code train}. */
+    private double trainParts(MfData train, int from, int to, int parts, LongConsumer progress) {
+        return pool.run(train.size(), (thread, start, end) -> train(thread, train,
+                start + partStart(from, end - start, parts), start + partStart(to, end - start, parts), progress));
+    }
+
+    /**
+     * Where part {@code part} of a share of {@code size} entries starts: on a batch boundary, so
+     * that an epoch in parts makes the same batches as one in a go (and so the same model, with
+     * one thread), as long as a batch divides {@value #PROGRESS_STEP}, as powers of two do.
+     */
+    private int partStart(int part, int size, int parts) {
+        long start = ShardPool.shareStart(part, size, parts);
+        return (int) Math.min(size, (start + batchSize - 1) / batchSize * batchSize);
+    }
+
+    /**
+     * Hogwild with intent signals over {@code train} (this node's entries, in their order): thread
+     * {@code t} trains the chunks of its share of {@link IntentSchedule} in order, one step and one
+     * clock tick of its worker per chunk, and ticks empty steps after its last chunk up to the
+     * epoch's steps, the clocks every worker ticks per epoch ({@link #alignClocks}). At the start
+     * of an epoch (or where a resumed one continues) it signals intent for its first chunk; from then
+     * on, just before it trains chunk {@code c}, for chunk {@code c + 1}: while a chunk trains, the
+     * library knows the keys of the next one, and under {@link io.adaps.api.Technique#ADAPTIVE}
+     * moves or replicates them here in the meantime. Chunk {@code c} of an epoch whose step 0 is
+     * at clock {@code b} is signalled for clocks {@code [b + c, b + c + 1)}, naming each of its
+     * distinct rows and columns once.
+     *
+     * <p>After the epoch's last step each worker calls {@link Worker#waitSync()}: its updates have
+     * reached the keys' owners and this node's replicas have been refreshed. Before any node
+     * evaluates, the caller must then wait at {@link AdaPS#barrier()} (as {@code MfRun} does after
+     * every epoch), so that every node's updates are in.
+     *
+     * @throws IllegalArgumentException if the data does not fit the tables
+     */
+    SteppedEpoch withIntent(MfData train) {
+        checkFits(train);
         IntentSchedule schedule = new IntentSchedule(train, pool.threads(), batchSize);
         if (chunkKeys == null) {
             chunkKeys = new ChunkKeys[pool.threads()];
@@ -146,7 +192,30 @@ public final class MfTrainer implements AutoCloseable {
                         schedule.chunkEntries());
             }
         }
-        return pool.onEveryThread(thread -> trainWithIntent(thread, schedule, progress));
+        int most = mostChunks(train);
+        return new SteppedEpoch() {
+            /** The step this run of the epoch began with. */
+            private int first;
+
+            @Override
+            public int steps() {
+                return Math.max(clocksPerEpoch, most);
+            }
+
+            @Override
+            public void begin(int epoch, int from) {
+                first = from;
+            }
+
+            @Override
+            public void train(int from, int to, LongConsumer progress) {
+                boolean last = to == steps();
+                pool.onEveryThread(thread -> {
+                    trainWithIntent(thread, schedule, from, to, from == first, last, progress);
+                    return 0;
+                });
+            }
+        };
     }
 
     /** The most chunks a thread of this trainer has in an intent epoch over {@code train}. */
@@ -161,7 +230,8 @@ public final class MfTrainer implements AutoCloseable {
 
     /**
      * Makes every worker tick {@code clocks} clocks per intent epoch, the cluster's most chunks of
-     * a thread ({@link EpochClocks#agree}): a thread with fewer ticks empty clocks at the end.
+     * a thread ({@link EpochClocks#agree}): a thread with fewer ticks empty clocks at the end. Without
+     * it an epoch has the most chunks of this trainer's threads.
      *
      * @throws IllegalArgumentException if {@code clocks} is negative
      */
@@ -172,25 +242,34 @@ public final class MfTrainer implements AutoCloseable {
         this.clocksPerEpoch = clocks;
     }
 
-    private double trainWithIntent(int thread, IntentSchedule schedule, LongConsumer progress) {
+    /**
+     * Trains steps {@code [from, to)} of {@code thread}'s share; {@code first}: the epoch's run
+     * begins with them, {@code last}: they end the epoch.
+     */
+    private void trainWithIntent(int thread, IntentSchedule schedule, int from, int to, boolean first,
+                                 boolean last, LongConsumer progress) {
         Worker worker = workers[thread];
         int chunks = schedule.chunks(thread);
-        long start = worker.clock();
-        if (chunks > 0) {
-            signalIntent(thread, schedule, 0, start);
+        // The clock of the epoch's step 0: step from is trained at the worker's clock now, which
+        // on a restored node need not be the uninterrupted run's (so this may be negative).
+        long base = worker.clock() - from;
+        if (first && from < chunks) {
+            signalIntent(thread, schedule, from, base + from);
         }
-        double sum = 0;
-        for (int chunk = 0; chunk < chunks; chunk++) {
-            if (chunk + 1 < chunks) {
-                signalIntent(thread, schedule, chunk + 1, start + chunk + 1);
+        for (int chunk = from; chunk < to; chunk++) {
+            if (chunk < chunks) {
+                if (chunk + 1 < chunks) {
+                    signalIntent(thread, schedule, chunk + 1, base + chunk + 1);
+                }
+                // The kernel waits for its updates at the end of the chunk.
+                train(thread, schedule.entries(), schedule.chunkFrom(thread, chunk),
+                        schedule.chunkTo(thread, chunk), progress);
             }
-            sum += train(thread, schedule.entries(), schedule.chunkFrom(thread, chunk),
-                    schedule.chunkTo(thread, chunk), progress);
             worker.advanceClock();
         }
-        EpochClocks.tickTo(worker, start + clocksPerEpoch);
-        worker.waitSync();
-        return sum;
+        if (last) {
+            worker.waitSync();
+        }
     }
 
     /** Signals intent of {@code thread}'s worker for the keys of its chunk {@code chunk}, at clock {@code clock}. */
@@ -202,30 +281,52 @@ public final class MfTrainer implements AutoCloseable {
     }
 
     /**
-     * Runs one epoch of {@code schedule}, the blocked schedule of this node, and returns once every
-     * node of the cluster has finished it: every node must run its own schedule's epoch at the
-     * same time. The caller's thread calls {@link AdaPS#barrier()} after every sub-epoch, so it must
-     * be the node's one barrier thread.
+     * The epochs of {@code schedule}, the blocked schedule of this node, in steps of one sub-epoch:
+     * every node must run its own schedule's sub-epoch at the same time, so a barrier of the cluster
+     * follows each ({@link SteppedEpoch#barrierEveryStep()}), and {@link SteppedEpoch#train} takes
+     * one step at a time.
      *
-     * <p>In the first epoch of a schedule, each thread first localizes its share of the node's rows,
-     * which then stay: no other node localizes them, and other nodes' pulls (in evaluation) do not
-     * move them. Then, for every sub-epoch, each thread localizes its share of the first column
-     * chunk and waits for it; then, for each chunk, each thread starts moving its share of the
-     * next column chunk, trains its share of the chunk's entries and waits for its move. A chunk's
-     * entries are trained only once every thread has finished the previous chunk and the column
-     * chunks up to this one are here, so every access of a sub-epoch is local, and the moves
-     * overlap with training. Each thread localizes its own share (rather than one thread all) so
-     * that no thread has a special role and the moves' requests go out from every worker in
-     * parallel.
+     * <p>In the first step of a schedule a trainer takes, each thread first localizes its share of
+     * the node's rows, which then stay: no other node localizes them, and other nodes' pulls (in
+     * evaluation) do not move them. Then, for every sub-epoch, each thread localizes its share of
+     * the first column chunk and waits for it; then, for each chunk, each thread starts moving its
+     * share of the next column chunk, trains its share of the chunk's entries and waits for its
+     * move. A chunk's entries are trained only once every thread has finished the previous chunk
+     * and the column chunks up to this one are here, so every access of a sub-epoch is local, and
+     * the moves overlap with training. Each thread localizes its own share (rather than one thread
+     * all) so that no thread has a special role and the moves' requests go out from every worker
+     * in parallel.
      *
-     * @param progress as for {@link #epoch(MfData, LongConsumer)}
-     * @return the sum over the entries of the squared error before each entry's step
      * @throws IllegalArgumentException if the data does not fit the tables
      */
-    double epoch(BlockSchedule schedule, LongConsumer progress) {
+    SteppedEpoch blocked(BlockSchedule schedule) {
         checkNotNull(schedule, "schedule");
         checkFits(schedule.entries());
-        checkNotNull(progress, "progress");
+        return new SteppedEpoch() {
+            @Override
+            public int steps() {
+                return schedule.subEpochs();
+            }
+
+            @Override
+            public boolean barrierEveryStep() {
+                return true;
+            }
+
+            @Override
+            public void train(int from, int to, LongConsumer progress) {
+                if (to != from + 1) {
+                    throw new IllegalArgumentException("from=" + from + ", to=" + to
+                            + " (expected one sub-epoch: each ends at a barrier)");
+                }
+                holdRows(schedule);
+                trainSubEpoch(schedule, from, progress);
+            }
+        };
+    }
+
+    /** Moves the schedule's rows here, unless they are here already. */
+    private void holdRows(BlockSchedule schedule) {
         if (rowsHeldFor != schedule) {
             long[] rows = schedule.rows();
             pool.onEveryThread(thread -> {
@@ -234,15 +335,9 @@ public final class MfTrainer implements AutoCloseable {
             });
             rowsHeldFor = schedule;
         }
-        double sum = 0;
-        for (int subEpoch = 0; subEpoch < schedule.subEpochs(); subEpoch++) {
-            sum += trainSubEpoch(schedule, subEpoch, progress);
-            node.barrier();
-        }
-        return sum;
     }
 
-    private double trainSubEpoch(BlockSchedule schedule, int subEpoch, LongConsumer progress) {
+    private void trainSubEpoch(BlockSchedule schedule, int subEpoch, LongConsumer progress) {
         long[] columns = schedule.columns();
         pool.onEveryThread(thread -> {
             workers[thread].waitFor(localizeShare(thread, colTable, columns, schedule.columnsFrom(subEpoch, 0),
@@ -250,24 +345,22 @@ public final class MfTrainer implements AutoCloseable {
             return 0;
         });
         MfData entries = schedule.entries();
-        double sum = 0;
         for (int c = 0; c < schedule.chunks(); c++) {
             int chunk = c;
             boolean prefetch = chunk + 1 < schedule.chunks();
-            sum += pool.onEveryThread(thread -> {
+            pool.onEveryThread(thread -> {
                 long next = prefetch ? localizeShare(thread, colTable, columns, schedule.columnsFrom(subEpoch,
                         chunk + 1), schedule.columnsTo(subEpoch, chunk + 1)) : 0;
                 int from = schedule.entriesFrom(subEpoch, chunk);
                 int size = schedule.entriesTo(subEpoch, chunk) - from;
-                double chunkSum = train(thread, entries, from + ShardPool.shareStart(thread, size, pool.threads()),
+                train(thread, entries, from + ShardPool.shareStart(thread, size, pool.threads()),
                         from + ShardPool.shareStart(thread + 1, size, pool.threads()), progress);
                 if (prefetch) {
                     workers[thread].waitFor(next);
                 }
-                return chunkSum;
+                return 0;
             });
         }
-        return sum;
     }
 
     /** Starts moving {@code thread}'s share of {@code ids[from, to)} of {@code table} here; returns the ticket. */

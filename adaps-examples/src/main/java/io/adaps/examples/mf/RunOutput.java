@@ -1,6 +1,7 @@
 package io.adaps.examples.mf;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.Locale;
 
 import io.adaps.api.NodeMetrics;
@@ -24,17 +25,19 @@ public final class RunOutput {
     }
 
     /**
-     * A bar on stderr for epoch {@code epoch} over {@code max} units of work; the training threads
-     * move it in coarse steps, and it redraws on its own thread. Without a console (output piped or
+     * A bar on stderr for epoch {@code epoch} over {@code max} units of work, of which {@code done}
+     * are done already (in an epoch resumed mid-way); the training threads move it in coarse
+     * steps, and it redraws on its own thread. Without a console (output piped or
      * logged) it draws plain ASCII without colors. Making it takes tens of milliseconds (finding
      * out about the console), so make it before an epoch's clock starts.
      *
      * @param cluster whether the node is one of several, whose lines the launcher prefixes
      */
-    public static ProgressBar progressBar(int epoch, long max, boolean cluster) {
+    public static ProgressBar progressBar(int epoch, long max, long done, boolean cluster) {
         ProgressBarBuilder bar = new ProgressBarBuilder()
                 .setTaskName("epoch " + epoch)
                 .setInitialMax(max)
+                .startsFrom(done, Duration.ZERO)
                 .setUpdateIntervalMillis(250)
                 .setStyle(System.console() == null ? ProgressBarStyle.ASCII : ProgressBarStyle.COLORFUL_UNICODE_BLOCK);
         if (cluster) {

@@ -28,6 +28,8 @@ final class Chunk {
     private int distinctCount;
     private int rawWords;
     private int stamp;
+    /** The chunk's random stream: sub-sampling drew from it, and training goes on drawing from it. */
+    private SplittableRandom random;
     /** The prepared sample of negatives and its size; 0 when the chunk kept no words. */
     long sampleHandle;
     int sampleSize;
@@ -47,7 +49,7 @@ final class Chunk {
 
     /**
      * Replaces the chunk's content with sentences {@code [from, to)} of {@code all}, sub-sampled with
-     * {@code random}; sentences left empty are dropped.
+     * {@code random}, which becomes the chunk's {@link #random()}; sentences left empty are dropped.
      *
      * @throws ArrayIndexOutOfBoundsException if the sentences hold more words than the chunk was
      *                                        made for, or ids outside the vocabulary
@@ -85,6 +87,12 @@ final class Chunk {
         rawWords = raw;
         sampleHandle = 0;
         sampleSize = 0;
+        this.random = random;
+    }
+
+    /** The random stream the chunk was sub-sampled with, for its training's windows and negatives. */
+    SplittableRandom random() {
+        return random;
     }
 
     /** The kept words, sentence after sentence, in {@code [0, size())}; shared, do not modify. */

@@ -16,7 +16,7 @@ import io.adaps.examples.mf.ShardPool;
  * them is signalled a few chunks ahead ({@link W2vWorker#LOOKAHEAD}).
  *
  * <p>The schedule depends only on the sentences, the number of threads and the chunk size: it is
- * the same every epoch.
+ * the same every epoch, and a chunk is a step of the epoch ({@link io.adaps.examples.SteppedEpoch}).
  */
 final class ChunkSchedule {
     /**
@@ -104,6 +104,19 @@ final class ChunkSchedule {
     int chunkTo(int thread, int chunk) {
         checkChunk(thread, chunk);
         return chunkStarts[thread][chunk + 1];
+    }
+
+    /**
+     * The words (before sub-sampling) of thread {@code thread}'s chunks before chunk {@code chunk};
+     * of its whole share when it has no more chunks.
+     */
+    long wordsBefore(int thread, int chunk) {
+        int end = chunkStarts[thread][Math.min(chunk, chunks(thread))];
+        long words = 0;
+        for (int s = chunkStarts[thread][0]; s < end; s++) {
+            words += sentences[s].length;
+        }
+        return words;
     }
 
     /** The words (before sub-sampling) of thread {@code thread}'s share. */

@@ -183,6 +183,7 @@ public final class W2vCommand implements Callable<Integer> {
                         checkpoints).run(epochs);
             }
             node.barrier();
+            checkpoints.finish(node, out);
         }
         return 0;
     }
@@ -252,16 +253,20 @@ public final class W2vCommand implements Callable<Integer> {
      * Starts this process's node: a single node, or the node the environment names (see
      * {@link AdaPS.Builder#fromEnvironment()}), holding the word vectors and the evaluation sums,
      * with {@code --technique} and {@code --sampling} (which win over the environment, their defaults),
-     * restored from the newest checkpoint with {@code --resume}.
+     * restored from the newest checkpoint with {@code --resume}, and with its checkpoints' bookkeeping begun.
      */
     private AdaPS startNode(Vocabulary vocabulary, Checkpointing checkpoints) {
         AdaPS.Builder builder = W2vTables.declare(AdaPS.builder(), vocabulary, dim, Seeds.derive(seed, MODEL_SEED, 0))
-                .table(ClusterStats.spec(W2vRun.STATS_TABLE, epochs + 1))
+                .table(ClusterStats.spec(W2vRun.STATS_TABLE))
                 .table(EpochClocks.spec());
+        AdaPS node;
         try {
-            return checkpoints.configure(builder.fromEnvironment().technique(technique).sampling(sampling).consistency(consistency)).build();
+            node = checkpoints.configure(builder.fromEnvironment().technique(technique).sampling(sampling)
+                    .consistency(consistency)).build();
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ClusterException("cluster configuration from the environment: " + e.getMessage(), e);
         }
+        checkpoints.begin(node);
+        return node;
     }
 }

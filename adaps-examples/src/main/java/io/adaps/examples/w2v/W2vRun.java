@@ -9,6 +9,8 @@ import java.util.stream.IntStream;
 import io.adaps.api.AdaPS;
 import io.adaps.api.NodeMetrics;
 import io.adaps.examples.Checkpointing;
+import io.adaps.examples.EpochCuts;
+import io.adaps.examples.EpochProgress;
 import io.adaps.examples.ThreadCpu;
 import io.adaps.examples.mf.ClusterStats;
 import io.adaps.examples.mf.RunOutput;
@@ -21,8 +23,9 @@ import me.tongfei.progressbar.ProgressBar;
  * nodes add up their training losses ({@link ClusterStats}); node 0 also evaluates the model
  * ({@link W2vEvaluator}) and reports.
  *
- * <p>Per epoch: {@link AdaPS#barrier()} (every node starts at once), train (each thread waits until
- * its updates are synchronized), {@link AdaPS#barrier()}, then node 0 evaluates while the others
+ * <p>Per epoch: {@link AdaPS#barrier()} (every node starts at once), train in steps of a chunk,
+ * with a barrier at each cut ({@link EpochCuts}; at the end each thread waits until its updates
+ * are synchronized), {@link AdaPS#barrier()}, then node 0 evaluates while the others
  * wait in the combination's barrier. Node 0 prints a line per epoch (its time includes waiting for
  * the slowest node, so it is the cluster's), the nearest neighbours of a few words, and a
  * machine-readable line ({@link #resultLine}) for scripts such as the technique comparison of
@@ -75,62 +78,59 @@ final class W2vRun {
 
     /**
      * Evaluates the initial model, then trains and evaluates {@code epochs} epochs; a run resumed
-     * from a checkpoint starts with the epoch after the one it saved.
+     * from a checkpoint continues where it was taken: with the epoch after the one it saved, or
+     * within an epoch, with the chunks after its cut.
      */
     void run(int epochs) {
         if (node.clusterSize() > 1) {
             out.printf(Locale.ROOT, "node %d of %d: trains on %d words%n", node.nodeId(), node.clusterSize(),
                     trainer.words());
         }
-        int done = checkpoints.begin(node);
-        if (done > 0) {
-            if (reports()) {
-                out.printf(Locale.ROOT, "resumed from %s after epoch %d%n", node.restoredFrom().orElseThrow().manifest(),
-                        done);
-            }
-        } else {
-            Report initial = evaluate(0, new W2vTrainer.Epoch(0, 0), new Accesses(0, 0));
+        EpochProgress at = checkpoints.start(node, trainer.steps(), out);
+        if (at.epoch() == 1 && !at.begun()) {
+            Report initial = evaluate(0, new W2vTrainer.Epoch(0, 0), new Accesses(0, 0), 0);
             if (reports()) {
                 out.printf(Locale.ROOT, "epoch %3d: %-72s held-out loss %.4f, similarity %.4f%n", 0, "initial model",
                         initial.round().testMean(), initial.evaluation().similarity());
             }
         }
+        EpochCuts cuts = new EpochCuts(node, checkpoints);
         ThreadCpu cpu = new ThreadCpu();
-        for (int epoch = done + 1; epoch <= epochs; epoch++) {
+        for (int epoch = at.epoch(); epoch <= epochs; epoch++) {
+            EpochProgress from = epoch == at.epoch() ? at : EpochProgress.start(epoch, trainer.steps());
             NodeMetrics before = node.metrics();
-            W2vTrainer.Epoch trained;
+            long trained;
             double seconds;
             try (ProgressBar bar = reports()
-                    ? RunOutput.progressBar(epoch, trainer.words(), node.clusterSize() > 1) : null) {
+                    ? RunOutput.progressBar(epoch, trainer.words(), from.done(), node.clusterSize() > 1) : null) {
                 // Every node starts the epoch at once: node 0 prints and makes its bar first, and a
                 // head start of the others moved every shared row to them (the homes decide on the
                 // first node with intent when the others come later than the decision delay).
                 node.barrier();
                 cpu.start();
-                trained = trainer.epoch(bar == null ? words -> { } : bar::stepBy);
+                trained = cuts.train(trainer, from, bar == null ? words -> { } : bar::stepBy);
                 node.barrier();
                 seconds = cpu.stop(epoch);
             }
             NodeMetrics after = node.metrics();
             Accesses accesses = Accesses.of(after).minus(Accesses.of(before));
             long evaluating = System.nanoTime();
-            Report report = evaluate(epoch, trained, accesses);
+            Report report = evaluate(epoch, trainer.trained(), accesses, trained);
             if (reports()) {
                 ClusterStats.Round round = report.round();
                 out.printf(Locale.ROOT, "epoch %3d: %6.2f s, %5.2f M words/s, %5.1f%% local (cluster %5.1f%%), "
                                 + "%5.2f s eval, train loss %.4f, held-out loss %.4f, similarity %.4f%n", epoch,
-                        seconds, split.trainingWords() / seconds / 1e6, 100 * accesses.localFraction(),
+                        seconds, round.trained() / seconds / 1e6, 100 * accesses.localFraction(),
                         100 * round.localFraction(), (System.nanoTime() - evaluating) / 1e9, round.trainMean(),
                         round.testMean(), report.evaluation().similarity());
                 out.println("           neighbours: " + describeNeighbours(report.evaluation().neighbours()));
                 out.println(resultLine(epoch, seconds, round.trainMean(), round.testMean(),
                         report.evaluation().similarity(), round.localFraction(), after.bytesSent(),
-                        split.trainingWords()));
+                        round.trained()));
                 out.flush();
             }
             checkpoints.afterEpoch(node, epoch, epochs, out);
         }
-        checkpoints.finish(node, out);
         cpu.lines(node.nodeId()).forEach(out::println);
         RunOutput.printSummary(out, node.metrics());
     }
@@ -142,8 +142,9 @@ final class W2vRun {
      * barrier after training), the mean training loss of the cluster's pairs in the epoch, the mean
      * held-out loss after it, the {@link WordGroups} score after it, the fraction of the cluster's
      * training accesses in the epoch that were local (0 to 1), the bytes this node has sent since it
-     * started, and the cluster's training words of the epoch (those its words/s counts), as the MF
-     * example's line, so that scripts read both alike.
+     * started, and the cluster's training words of the epoch (those its words/s counts; in an epoch
+     * resumed mid-way, those trained after the cut), as the MF example's line, so that scripts read
+     * both alike.
      */
     static String resultLine(int epoch, double seconds, double loss, double heldOut, double similarity,
                              double localFraction, long bytesSent, long entries) {
@@ -159,16 +160,16 @@ final class W2vRun {
 
     /**
      * Node 0 evaluates the model; then every node adds its training sums (and node 0 the held-out
-     * sums) to round {@code round}.
+     * sums) to round {@code round}, with the {@code words} it trained.
      */
-    private Report evaluate(int round, W2vTrainer.Epoch trained, Accesses accesses) {
+    private Report evaluate(int round, W2vTrainer.Epoch trained, Accesses accesses, long words) {
         W2vEvaluator.Result evaluation = reports()
                 ? evaluator.evaluate(split.heldOut(), settings.window(), settings.negatives(), seed, groups, queries,
                         NEIGHBOURS)
                 : new W2vEvaluator.Result(0, 0, Double.NaN, new int[0][]);
         ClusterStats.Round combined = stats.combine(round, new ClusterStats.NodeSums(trained.lossSum(),
                 trained.pairs(), evaluation.heldOutLoss(), evaluation.heldOutPairs(), accesses.local(),
-                accesses.remote()));
+                accesses.remote(), words));
         return new Report(combined, evaluation);
     }
 

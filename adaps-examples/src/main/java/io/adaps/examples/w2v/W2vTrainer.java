@@ -6,18 +6,22 @@ import java.util.function.LongConsumer;
 
 import io.adaps.api.AdaPS;
 import io.adaps.examples.Seeds;
+import io.adaps.examples.SteppedEpoch;
 import io.adaps.examples.mf.ShardPool;
 
 /**
  * Skip-gram training on one AdaPS node: one {@link W2vWorker} per thread of a {@link ShardPool},
- * each training its share of the node's {@link ChunkSchedule}. The same code trains on a single
- * node or on one node of a cluster (there, on the node's share of the sentences); the node must
- * declare the tables of {@link W2vTables}.
+ * each training its share of the node's {@link ChunkSchedule}, in steps of one chunk
+ * ({@link SteppedEpoch}). The same code trains on a single node or on one node of a cluster
+ * (there, on the node's share of the sentences); the node must declare the tables of
+ * {@link W2vTables}.
  */
-final class W2vTrainer implements AutoCloseable {
+final class W2vTrainer implements SteppedEpoch, AutoCloseable {
     private final ChunkSchedule schedule;
     private final W2vWorker[] workers;
     private final ShardPool pool;
+    /** Clocks every worker ticks per epoch ({@link io.adaps.examples.EpochClocks}); 0: its most chunks. */
+    private int clocksPerEpoch;
 
     /**
      * A trainer with one thread per thread of {@code schedule}.
@@ -37,32 +41,55 @@ final class W2vTrainer implements AutoCloseable {
         this.pool = new ShardPool(workers.length, "adaps-w2v");
     }
 
+    /** The chunks of the node's most loaded thread, or the clocks of {@link #alignClocks}. */
+    @Override
+    public int steps() {
+        return Math.max(clocksPerEpoch, schedule.mostChunks());
+    }
+
+    @Override
+    public void begin(int epoch, int from) {
+        pool.onEveryThread(thread -> {
+            workers[thread].begin(epoch, from);
+            return 0;
+        });
+    }
+
     /**
-     * Trains one epoch on every thread and returns once each thread's updates are synchronized
-     * ({@link io.adaps.api.Worker#waitSync()}); before evaluating, a cluster must also pass a
-     * {@link AdaPS#barrier()}, so that every node's updates are in.
+     * Trains steps {@code [from, to)} on every thread; after the epoch's last step each thread's
+     * updates are synchronized ({@link io.adaps.api.Worker#waitSync()}), and before evaluating, a
+     * cluster must also pass a {@link AdaPS#barrier()}, so that every node's updates are in.
      *
      * @param progress receives, from the training threads, the words (before sub-sampling) of each
      *                 chunk once it is trained; it must be thread-safe
      */
-    Epoch epoch(LongConsumer progress) {
+    @Override
+    public void train(int from, int to, LongConsumer progress) {
         checkNotNull(progress, "progress");
-        double loss = pool.onEveryThread(thread -> {
-            workers[thread].epoch(progress);
-            return workers[thread].lossSum();
+        int steps = steps();
+        pool.onEveryThread(thread -> {
+            workers[thread].train(from, to, steps, progress);
+            return 0;
         });
+    }
+
+    /** What the threads trained since the epoch's {@link #begin}. */
+    Epoch trained() {
+        double loss = 0;
         long pairs = 0;
         for (W2vWorker worker : workers) {
+            loss += worker.lossSum();
             pairs += worker.pairs();
         }
         return new Epoch(loss, pairs);
     }
 
-    /** Makes every worker tick {@code clocks} clocks per epoch (see {@link io.adaps.examples.EpochClocks}). */
+    /**
+     * Makes every worker tick {@code clocks} clocks per epoch, the cluster's most chunks of a thread
+     * (see {@link io.adaps.examples.EpochClocks}).
+     */
     void alignClocks(int clocks) {
-        for (W2vWorker worker : workers) {
-            worker.alignClocks(clocks);
-        }
+        this.clocksPerEpoch = clocks;
     }
 
     /** The node's training words per epoch (before sub-sampling). */

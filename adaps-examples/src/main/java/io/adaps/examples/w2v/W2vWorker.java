@@ -1,18 +1,18 @@
 package io.adaps.examples.w2v;
 
-import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.function.LongConsumer;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
-import io.adaps.examples.EpochClocks;
+import io.adaps.examples.Seeds;
 import io.adaps.examples.mf.RowBatch;
 
 /**
  * One training thread of skip-gram with negative sampling on AdaPS: it trains its share of a
- * {@link ChunkSchedule}, chunk by chunk, one tick of its worker's clock per chunk.
+ * {@link ChunkSchedule}, chunk by chunk, one step of the epoch and one tick of its worker's clock
+ * per chunk, and empty steps after its last chunk up to the epoch's steps.
  *
  * <p><b>A chunk</b> pulls the input vectors of its distinct words and the output vectors of its
  * distinct words and of its negatives, runs the SGNS steps of all its (center, context) pairs on
@@ -30,15 +30,21 @@ import io.adaps.examples.mf.RowBatch;
  * per negative, which would pull that many rows per word. A negative equal to the context word is skipped, as in
  * word2vec.
  *
- * <p><b>Intent and look-ahead</b>: chunk {@code c} of an epoch that starts at clock {@code b} is
- * trained at clock {@code b + c}. It is prepared (sub-sampled, its intent signalled for its words
- * on both tables for clocks {@code [b + c, b + c + 1)}, its sample prepared for the same clocks)
- * {@value #LOOKAHEAD} chunks ahead, so that the node's technique and sampling scheme can place the
- * rows while the chunks before it train. At the end of an epoch the worker calls
+ * <p><b>Intent and look-ahead</b>: chunk {@code c} of an epoch whose step 0 is at clock {@code b}
+ * is trained at clock {@code b + c}. It is prepared (sub-sampled, its intent signalled for its
+ * words on both tables for clocks {@code [b + c, b + c + 1)}, its sample prepared for the same
+ * clocks) {@value #LOOKAHEAD} chunks ahead, so that the node's technique and sampling scheme can
+ * place the rows while the chunks before it train. At the end of an epoch the worker calls
  * {@link Worker#waitSync()}.
  *
+ * <p><b>Resuming</b>: what a chunk trains depends only on the run's options, the epoch and the
+ * chunk: its random stream (sub-sampling, windows, negatives) is seeded from the thread's seed,
+ * the epoch and the chunk, and the learning rate from the words of the thread's share before it
+ * (its chunks in earlier epochs and this one). So a run resumed after chunk {@code k} trains
+ * chunks {@code k + 1} on exactly as the uninterrupted run would have.
+ *
  * <p>Belongs to one thread; every buffer is allocated at construction, so training allocates
- * nothing.
+ * nothing but a chunk's small random generator.
  */
 final class W2vWorker {
     /** Chunks prepared ahead of the one training. */
@@ -56,7 +62,7 @@ final class W2vWorker {
     private final RowBatch inBatch;
     private final RowBatch outBatch;
     private final Chunk[] ring = new Chunk[LOOKAHEAD + 1];
-    private final SplittableRandom random;
+    private final long seed;
     private final long[] sampleKeys;
     private final float[] sampleValues;
     /** Per draw of the chunk's sample: its row, and its value's offset in {@link #outBatch}. */
@@ -66,10 +72,7 @@ final class W2vWorker {
     /** Words of the thread's share times epochs: the progress at which the rate reaches its floor. */
     private final long totalWords;
     private long wordsDone;
-    /** Whether {@link #wordsDone} was taken from a restored checkpoint yet (on the worker's own thread). */
-    private boolean positionRestored;
-    /** Clocks ticked per epoch: the cluster's most chunks of a thread; 0: as many as its chunks. */
-    private int clocksPerEpoch;
+    private int epoch;
     private double lossSum;
     private long pairs;
 
@@ -98,7 +101,7 @@ final class W2vWorker {
         for (int i = 0; i < ring.length; i++) {
             ring[i] = new Chunk(maxWords, vocabulary);
         }
-        this.random = new SplittableRandom(seed);
+        this.seed = seed;
         this.sampleKeys = new long[maxSample];
         this.sampleValues = new float[Math.multiplyExact(maxSample, dim)];
         this.poolRows = new int[maxSample];
@@ -108,49 +111,57 @@ final class W2vWorker {
     }
 
     /**
-     * Trains one epoch of the thread's share and waits until its updates are synchronized.
+     * Starts epoch {@code epoch} at step {@code from} (0, or the step a resumed run continues
+     * with): prepares the first chunks.
+     */
+    void begin(int epoch, int from) {
+        this.epoch = epoch;
+        lossSum = 0;
+        pairs = 0;
+        wordsDone = (epoch - 1) * schedule.threadWords(thread) + schedule.wordsBefore(thread, from);
+        int chunks = schedule.chunks(thread);
+        long clock = worker.clock();
+        for (int c = from; c < Math.min(from + LOOKAHEAD, chunks); c++) {
+            prepare(c, clock + c - from);
+        }
+    }
+
+    /**
+     * Trains steps {@code [from, to)} of the epoch, one chunk (or none, past its last) and one clock
+     * tick each, and waits for its updates; at the epoch's end ({@code to == steps}) until they are
+     * synchronized.
      *
      * @param progress receives the words (before sub-sampling) of each chunk once it is trained
      */
-    void epoch(LongConsumer progress) {
-        if (!positionRestored) {
-            positionRestored = true;
-            worker.restoredState().ifPresent(state -> wordsDone = ByteBuffer.wrap(state).getLong());
-        }
-        lossSum = 0;
-        pairs = 0;
+    void train(int from, int to, int steps, LongConsumer progress) {
         int chunks = schedule.chunks(thread);
-        long start = worker.clock();
-        for (int c = 0; c < Math.min(LOOKAHEAD, chunks); c++) {
-            prepare(c, start + c);
-        }
-        for (int c = 0; c < chunks; c++) {
-            if (c + LOOKAHEAD < chunks) {
-                prepare(c + LOOKAHEAD, start + c + LOOKAHEAD);
+        // The clock of the epoch's step 0: step from is trained at the worker's clock now.
+        long base = worker.clock() - from;
+        for (int c = from; c < to; c++) {
+            if (c < chunks) {
+                if (c + LOOKAHEAD < chunks) {
+                    prepare(c + LOOKAHEAD, base + c + LOOKAHEAD);
+                }
+                Chunk chunk = ring[c % ring.length];
+                train(chunk);
+                wordsDone += chunk.rawWords();
+                progress.accept(chunk.rawWords());
             }
-            Chunk chunk = ring[c % ring.length];
-            train(chunk);
             worker.advanceClock();
-            wordsDone += chunk.rawWords();
-            progress.accept(chunk.rawWords());
         }
-        EpochClocks.tickTo(worker, start + clocksPerEpoch);
-        worker.waitSync();
-        // Checkpoints save where the learning rate's decay is; a resumed run continues from there.
-        worker.checkpointState(ByteBuffer.allocate(Long.BYTES).putLong(wordsDone).array());
+        if (to == steps) {
+            worker.waitSync();
+        } else {
+            worker.waitAll();
+        }
     }
 
-    /** Ticks {@code clocks} clocks per epoch, empty ones after the last chunk. */
-    void alignClocks(int clocks) {
-        this.clocksPerEpoch = clocks;
-    }
-
-    /** The sum of the losses of the last epoch's pairs, each before its step. */
+    /** The sum of the losses of the pairs trained since {@link #begin}, each before its step. */
     double lossSum() {
         return lossSum;
     }
 
-    /** The (center, context) pairs of the last epoch. */
+    /** The (center, context) pairs trained since {@link #begin}. */
     long pairs() {
         return pairs;
     }
@@ -159,7 +170,7 @@ final class W2vWorker {
     private void prepare(int c, long clock) {
         Chunk chunk = ring[c % ring.length];
         chunk.fill(schedule.sentences(), schedule.chunkFrom(thread, c), schedule.chunkTo(thread, c), subsampler,
-                random);
+                new SplittableRandom(Seeds.derive(seed, epoch, c)));
         if (chunk.size() == 0) {
             return;
         }
@@ -174,6 +185,7 @@ final class W2vWorker {
             return;
         }
         pull(chunk);
+        SplittableRandom random = chunk.random();
         float rate = settings.rate(wordsDone, totalWords);
         int window = settings.window();
         int negatives = settings.negatives();

@@ -11,6 +11,10 @@ import io.adaps.api.NodeMetrics;
 import io.adaps.api.Technique;
 import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
+import io.adaps.examples.Checkpointing;
+import io.adaps.examples.EpochCuts;
+import io.adaps.examples.EpochProgress;
+import io.adaps.examples.SteppedEpoch;
 import io.adaps.testing.Concurrently;
 
 /**
@@ -37,10 +41,16 @@ class BlockedTrainingTest {
                         2)) {
                     initialErrors[id] = trainer.squaredErrors(plan.test());
                     NodeMetrics before = cluster.node(id).metrics();
-                    for (int epoch = 0; epoch < 3; epoch++) {
+                    EpochCuts cuts = new EpochCuts(cluster.node(id), Checkpointing.none());
+                    SteppedEpoch steps = plan.epoch(trainer);
+                    assertThat(steps.steps()).isEqualTo(NODES * EpochPlan.BLOCK_PASSES);
+                    for (int epoch = 1; epoch <= 3; epoch++) {
                         AtomicLong trained = new AtomicLong();
-                        plan.epoch(trainer, trained::addAndGet);
+                        assertThat(cuts.train(steps, EpochProgress.start(epoch, steps.steps()), trained::addAndGet))
+                                .isEqualTo(plan.train().size());
                         assertThat(trained.get()).isEqualTo(plan.train().size());
+                        // Every node's epoch ends before any starts the next (and evaluates, last).
+                        cluster.node(id).barrier();
                     }
                     // Training moved the node's rows and each block to it before use: nothing remote.
                     NodeMetrics after = cluster.node(id).metrics();
@@ -48,8 +58,6 @@ class BlockedTrainingTest {
                             .isEqualTo(before.remotePulls() + before.remotePushes());
                     assertThat(after.localPulls()).isGreaterThan(before.localPulls());
                     assertThat(after.relocationsIn()).isPositive();
-                    // Every node's updates are in before any node evaluates.
-                    cluster.node(id).barrier();
                     finalErrors[id] = trainer.squaredErrors(plan.test());
                 }
             });

@@ -4,41 +4,88 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Offset.offset;
 
+import java.time.Duration;
+
 import io.adaps.api.AdaPS;
+import io.adaps.cluster.ClusterFixture;
+import io.adaps.cluster.TestCluster;
+import io.adaps.testing.Concurrently;
 import org.junit.jupiter.api.Test;
 
 class ClusterStatsTest {
     @Test
     void eachRoundCombinesItsOwnSums() {
-        try (AdaPS node = AdaPS.builder().table(ClusterStats.spec(3)).build()) {
+        try (AdaPS node = AdaPS.builder().table(ClusterStats.spec()).build()) {
             ClusterStats stats = new ClusterStats(node);
-            ClusterStats.Round first = stats.combine(0, new ClusterStats.NodeSums(8.0, 2, 27.0, 3, 0, 0));
+            ClusterStats.Round first = stats.combine(0, new ClusterStats.NodeSums(8.0, 2, 27.0, 3, 0, 0, 0));
             assertThat(first.trainMean()).isCloseTo(4.0, offset(1e-6));
             assertThat(first.trainRmse()).isCloseTo(2.0, offset(1e-6));
             assertThat(first.testRmse()).isCloseTo(3.0, offset(1e-6));
             assertThat(first.localFraction()).isNaN();
+            assertThat(first.trained()).isZero();
 
             // A later round starts from zero: nothing of round 0 is left in it.
-            ClusterStats.Round second = stats.combine(1, new ClusterStats.NodeSums(0.25, 4, 1.0, 1, 3, 1));
+            ClusterStats.Round second = stats.combine(1, new ClusterStats.NodeSums(0.25, 4, 1.0, 1, 3, 1, 7));
             assertThat(second.trainRmse()).isCloseTo(0.25, offset(1e-6));
             assertThat(second.testRmse()).isCloseTo(1.0, offset(1e-6));
             assertThat(second.localFraction()).isCloseTo(0.75, offset(1e-6));
+            assertThat(second.trained()).isEqualTo(7);
 
-            assertThat(stats.combine(2, new ClusterStats.NodeSums(0, 0, 0, 0, 0, 0)).testRmse()).isNaN();
+            assertThat(stats.combine(2, new ClusterStats.NodeSums(0, 0, 0, 0, 0, 0, 0)).testRmse()).isNaN();
+        }
+    }
+
+    @Test
+    void aRoundCombinedAgainIsNotCountedTwice() {
+        // As after a restore from a checkpoint taken at the round's barrier.
+        try (AdaPS node = AdaPS.builder().table(ClusterStats.spec()).build()) {
+            ClusterStats stats = new ClusterStats(node);
+            stats.combine(3, new ClusterStats.NodeSums(8.0, 2, 27.0, 3, 1, 1, 5));
+            ClusterStats.Round again = stats.combine(3, new ClusterStats.NodeSums(2.0, 2, 3.0, 3, 1, 0, 0));
+            assertThat(again.trainMean()).isCloseTo(1.0, offset(1e-6));
+            assertThat(again.testMean()).isCloseTo(1.0, offset(1e-6));
+            assertThat(again.localFraction()).isEqualTo(1.0);
+            assertThat(again.trained()).isZero();
+        }
+    }
+
+    @Test
+    void theNodesSumsAddUpAndTheEntriesTrainedExactly() throws Exception {
+        // More than 2^24 per node: a float alone would round them.
+        long[] trained = {(1L << 40) + 12_345_679, 16_777_217};
+        ClusterStats.Round[][] rounds = new ClusterStats.Round[2][3];
+        try (TestCluster cluster = ClusterFixture.inJvm().cluster(2, builder -> builder.table(ClusterStats.spec()))) {
+            Concurrently.run(2, Duration.ofMinutes(1), id -> {
+                ClusterStats stats = new ClusterStats(cluster.node(id));
+                for (int round = 0; round < 3; round++) {
+                    rounds[id][round] = stats.combine(round, new ClusterStats.NodeSums(id + round, 1, 1, 1, id, 1 - id,
+                            trained[id] * (round + 1)));
+                }
+            });
+        }
+        for (int round = 0; round < 3; round++) {
+            for (int id = 0; id < 2; id++) {
+                ClusterStats.Round seen = rounds[id][round];
+                assertThat(seen.trainMean()).isCloseTo((1 + 2 * round) / 2.0, offset(1e-6));
+                assertThat(seen.localFraction()).isCloseTo(0.5, offset(1e-6));
+                assertThat(seen.trained()).isEqualTo((trained[0] + trained[1]) * (round + 1));
+            }
         }
     }
 
     @Test
     void refusesBadArguments() {
-        assertThatThrownBy(() -> ClusterStats.spec(0)).hasMessage("rounds=0 (expected > 0)");
-        assertThatThrownBy(() -> new ClusterStats.NodeSums(1, -1, 1, 1, 0, 0))
+        assertThatThrownBy(() -> new ClusterStats.NodeSums(1, -1, 1, 1, 0, 0, 0))
                 .hasMessage("trainCount=-1 (expected >= 0)");
-        assertThatThrownBy(() -> new ClusterStats.NodeSums(1, 1, 1, 1, 0, -2))
+        assertThatThrownBy(() -> new ClusterStats.NodeSums(1, 1, 1, 1, 0, -2, 0))
                 .hasMessage("remoteAccesses=-2 (expected >= 0)");
-        try (AdaPS node = AdaPS.builder().table(ClusterStats.spec(1)).build()) {
+        assertThatThrownBy(() -> new ClusterStats.NodeSums(1, 1, 1, 1, 0, 0, -3))
+                .hasMessage("trained=-3 (expected >= 0)");
+        try (AdaPS node = AdaPS.builder().table(ClusterStats.spec()).build()) {
             ClusterStats stats = new ClusterStats(node);
-            assertThatThrownBy(() -> stats.combine(1, new ClusterStats.NodeSums(1, 1, 1, 1, 0, 0)))
-                    .hasMessageStartingWith("row=1 (expected 0..0");
+            assertThatThrownBy(() -> stats.combine(-1, new ClusterStats.NodeSums(1, 1, 1, 1, 0, 0, 0)))
+                    .hasMessage("round=-1 (expected >= 0)");
+            assertThatThrownBy(() -> new ClusterStats(node, "nope")).isInstanceOf(IllegalArgumentException.class);
         }
     }
 }

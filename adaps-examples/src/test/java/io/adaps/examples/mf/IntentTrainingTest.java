@@ -10,6 +10,10 @@ import org.junit.jupiter.api.Test;
 import io.adaps.api.Technique;
 import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
+import io.adaps.examples.Checkpointing;
+import io.adaps.examples.EpochCuts;
+import io.adaps.examples.EpochProgress;
+import io.adaps.examples.SteppedEpoch;
 import io.adaps.testing.Concurrently;
 
 /**
@@ -42,9 +46,11 @@ class IntentTrainingTest {
                     long keysPerEpoch = keysPerEpoch(schedule);
                     assertThat(schedule.chunks(0)).isGreaterThan(3);
                     long intentsBefore = cluster.node(id).metrics().intentsSignaled();
+                    EpochCuts cuts = new EpochCuts(cluster.node(id), Checkpointing.none());
+                    SteppedEpoch steps = plan.epoch(trainer);
                     for (int epoch = 1; epoch <= EPOCHS; epoch++) {
                         AtomicLong trained = new AtomicLong();
-                        plan.epoch(trainer, trained::addAndGet);
+                        cuts.train(steps, EpochProgress.start(epoch, steps.steps()), trained::addAndGet);
                         assertThat(trained.get()).isEqualTo(plan.train().size());
                         assertThat(cluster.node(id).metrics().intentsSignaled() - intentsBefore)
                                 .isEqualTo(epoch * keysPerEpoch);

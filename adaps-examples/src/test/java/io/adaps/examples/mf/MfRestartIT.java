@@ -3,32 +3,38 @@ package io.adaps.examples.mf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Percentage.withPercentage;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.adaps.examples.EpochProgress;
 import io.adaps.examples.Examples;
 import io.adaps.testing.Await;
 import picocli.CommandLine;
 
 /**
- * Durable training across a crash: {@code mf} on three JVMs with a checkpoint after every epoch;
- * once the second checkpoint is published, one node's JVM is killed with SIGKILL in the middle of
- * the next epoch. The launcher ({@code --restarts 1}) stops the others and starts every node
- * again with {@code --resume}: the restarted cluster continues with the epoch after the newest
- * checkpoint, trains every later epoch exactly once and ends with the test RMSE of an
- * uninterrupted run.
+ * Durable training across a crash: {@code mf} on three JVMs with periodic checkpoints, which are
+ * cut mid-epoch; once the newest is one cut mid-epoch, one node's JVM is killed with SIGKILL. The
+ * launcher ({@code --restarts 1}) stops the others and starts every node again with
+ * {@code --resume}: the restarted cluster continues within the epoch, with the steps after the
+ * cut, trains every entry of every epoch exactly once (the entries the killed run trained before
+ * the cut and those the runs reported add up to an uninterrupted run's) and ends with the test
+ * RMSE of an uninterrupted run.
  *
  * <p>The runs use {@code RELOCATION_ONLY}, the blocked schedule in which every parameter has one
  * writer at a time: it trains the same way in every run (three runs of these flags ended at the
@@ -40,13 +46,24 @@ import picocli.CommandLine;
 class MfRestartIT {
     private static final double NOISE = 0.1;
     private static final int EPOCHS = 10;
+    /** Training entries: 90% of the generated ones. */
+    private static final long ENTRIES = 360_000;
+    /**
+     * A few checkpoints per second: some cut mid-epoch (in two runs the third, in epoch 1, whose
+     * training the JIT makes long, then none until epoch 7), the others at the barriers around
+     * the evaluation, which takes about as long as training here. Long against a checkpoint's
+     * write (50 to 250 ms in all here), so that the kill follows the newest checkpoint before the
+     * next is taken.
+     */
+    private static final String PERIOD = "500ms";
+    private static final Pattern PROGRESS = Pattern.compile("epoch=\\d+ step=\\d+ of=\\d+ done=\\d+");
 
     @TempDir
     Path dir;
 
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
-    void aClusterKilledMidEpochResumesFromItsLastCheckpoint() throws Exception {
+    void aClusterKilledMidEpochResumesAfterTheCutOfItsLastCheckpoint() throws Exception {
         Path checkpoints = dir.resolve("checkpoints");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -57,8 +74,10 @@ class MfRestartIT {
         Thread launcher = new Thread(() -> exitCode.set(commandLine.execute(launch(checkpoints, 1))), "launcher");
         launcher.start();
 
-        Await.until("the second checkpoint", Duration.ofSeconds(120),
-                () -> Files.exists(checkpoints.resolve("MANIFEST-00000002")));
+        // Polled every 20 ms at most, so the kill follows the checkpoint's publication long before
+        // the period brings the next one.
+        Await.until("a checkpoint cut mid-epoch", Duration.ofSeconds(120), () -> newestProgress(checkpoints),
+                at -> at.isPresent() && at.get().begun() && at.get().step() < at.get().steps());
         String ours = "--checkpoint-dir=" + checkpoints;
         List<ProcessHandle> nodes = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
                 .filter(process -> process.info().arguments().map(args -> List.of(args).contains(ours)).orElse(false))
@@ -73,16 +92,33 @@ class MfRestartIT {
         assertThat(err.toString()).contains("starting every node again with --resume (restart 1 of 1)");
 
         Matcher resumed = Pattern.compile("\\[node 0] resumed from " + Pattern.quote(checkpoints.toString())
-                + "/MANIFEST-\\d+ after epoch (\\d+)").matcher(output);
+                + "/MANIFEST-\\d+ in epoch (\\d+) after step (\\d+) of (\\d+) \\(entries=(\\d+) of the epoch trained "
+                + "before\\)").matcher(output);
         assertThat(resumed.find()).as(output).isTrue();
-        int done = Integer.parseInt(resumed.group(1));
-        assertThat(done).isBetween(2, EPOCHS - 1);
+        int epoch = Integer.parseInt(resumed.group(1));
+        assertThat(Integer.parseInt(resumed.group(2))).isPositive().isLessThan(Integer.parseInt(resumed.group(3)));
+        long beforeCut = Long.parseLong(resumed.group(4));
+        String beforeRestart = output.substring(0, resumed.start());
         String afterRestart = output.substring(resumed.end());
-        for (int epoch = 1; epoch <= EPOCHS; epoch++) {
-            long trained = Pattern.compile("\\[node 0] RESULT epoch=" + epoch + " ").matcher(afterRestart).results()
-                    .count();
-            assertThat(trained).as("epoch %d after the restart", epoch).isEqualTo(epoch <= done ? 0 : 1);
+        long trained = beforeCut;
+        for (int e = 1; e <= EPOCHS; e++) {
+            List<Long> before = entries(beforeRestart, e);
+            List<Long> after = entries(afterRestart, e);
+            if (e < epoch) {
+                assertThat(before).as("epoch %d before the restart", e).hasSize(1);
+                assertThat(after).as("epoch %d after the restart", e).isEmpty();
+                trained += before.get(0);
+            } else {
+                assertThat(after).as("epoch %d after the restart", e).hasSize(1);
+                trained += after.get(0);
+            }
         }
+        // The epoch cut was trained in part before the cut, the rest after the restart: no entry
+        // twice, none left out.
+        assertThat(beforeCut).isPositive().isLessThan(ENTRIES);
+        assertThat(entries(afterRestart, epoch).get(0)).isEqualTo(ENTRIES - beforeCut);
+        assertThat(trained).isEqualTo(EPOCHS * ENTRIES);
+
         // An uninterrupted run of the same flags ends at the same test RMSE: the blocked schedule is
         // deterministic, so 1% leaves room only for the order of floating-point sums.
         CommandLine uninterrupted = Examples.commandLine();
@@ -90,6 +126,11 @@ class MfRestartIT {
         uninterrupted.setOut(new PrintWriter(plain, true));
         uninterrupted.setErr(new PrintWriter(new StringWriter(), true));
         assertThat(uninterrupted.execute(launch(dir.resolve("uninterrupted"), 0))).isZero();
+        long uninterruptedEntries = 0;
+        for (int e = 1; e <= EPOCHS; e++) {
+            uninterruptedEntries += entries(plain.toString(), e).get(0);
+        }
+        assertThat(uninterruptedEntries).isEqualTo(trained);
         double restarted = finalTestRmse(afterRestart);
         double reference = finalTestRmse(plain.toString());
         assertThat(restarted).as("restarted against uninterrupted %s", reference).isCloseTo(reference,
@@ -98,8 +139,36 @@ class MfRestartIT {
 
     private static String[] launch(Path checkpoints, int restarts) {
         return new String[] {"launch", "--nodes=3", "--heap=256m", "--restarts=" + restarts, "--", "mf", "--rows=600",
-                "--cols=400", "--entries=400000", "--true-rank=4", "--noise=" + NOISE, "--rank=16", "--epochs=" + EPOCHS,
-                "--threads=1", "--technique=RELOCATION_ONLY", "--checkpoint-dir=" + checkpoints};
+                "--cols=400", "--entries=400000", "--true-rank=4", "--noise=" + NOISE, "--rank=16",
+                "--epochs=" + EPOCHS, "--threads=1", "--technique=RELOCATION_ONLY", "--checkpoint-dir=" + checkpoints,
+                "--checkpoint-every=" + PERIOD};
+    }
+
+    /**
+     * The progress saved in the newest checkpoint in {@code dir}, read from node 0's state file,
+     * where it is text among the binary fields.
+     */
+    private static Optional<EpochProgress> newestProgress(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            Optional<String> newest = files.map(file -> file.getFileName().toString())
+                    .filter(name -> name.startsWith("MANIFEST-")).max(String::compareTo);
+            if (newest.isEmpty()) {
+                return Optional.empty();
+            }
+            Path state = dir.resolve("g" + newest.get().substring("MANIFEST-".length()) + "-n0.state");
+            Matcher progress = PROGRESS.matcher(new String(Files.readAllBytes(state), StandardCharsets.ISO_8859_1));
+            return progress.find()
+                    ? Optional.of(EpochProgress.parse(progress.group().getBytes(StandardCharsets.US_ASCII)))
+                    : Optional.empty();
+        } catch (IOException notYetOrRemovedMeanwhile) {
+            return Optional.empty();
+        }
+    }
+
+    /** The entries of node 0's RESULT lines of epoch {@code epoch} in {@code output}. */
+    private static List<Long> entries(String output, int epoch) {
+        return Pattern.compile("\\[node 0] RESULT epoch=" + epoch + " .* entries=(\\d+)").matcher(output).results()
+                .map(result -> Long.parseLong(result.group(1))).toList();
     }
 
     private static double finalTestRmse(String output) {

@@ -21,6 +21,7 @@ class ChunkScheduleTest {
                 long threadWords = 0;
                 for (int c = 0; c < schedule.chunks(t); c++) {
                     assertThat(schedule.chunkFrom(t, c)).isEqualTo(next);
+                    assertThat(schedule.wordsBefore(t, c)).isEqualTo(threadWords);
                     int chunkWords = 0;
                     for (int s = schedule.chunkFrom(t, c); s < schedule.chunkTo(t, c); s++) {
                         seen[s]++;
@@ -35,6 +36,8 @@ class ChunkScheduleTest {
                     threadWords += chunkWords;
                 }
                 assertThat(schedule.threadWords(t)).isEqualTo(threadWords);
+                // Steps past a thread's last chunk are empty: all its words are before them.
+                assertThat(schedule.wordsBefore(t, schedule.chunks(t) + 2)).isEqualTo(threadWords);
                 words += threadWords;
             }
             assertThat(next).isEqualTo(sentences.length);

@@ -38,6 +38,7 @@ class W2vCommandTest {
             --bogus               ; Unknown option: '--bogus'
             --resume              ; --resume (expected only together with --checkpoint-dir)
             --checkpoint-every=0  ; --checkpoint-every=0 (expected > 0)
+            --checkpoint-every=2x ; --checkpoint-every=2x (expected EPOCHS or a duration such as 30s)
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flag, String message) {
         CommandRun run = run("w2v", flag);
@@ -82,7 +83,8 @@ class W2vCommandTest {
                 .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* 100\\.0% local \\(cluster 100\\.0%\\), .* train loss "
                         + "\\d\\.\\d{4}, held-out loss \\d\\.\\d{4}, similarity 0\\.\\d{4}")
                 .containsPattern("neighbours: president: \\S+ \\S+ \\S+ \\S+ \\S+; commission: ")
-                .containsPattern("after training, node 0: 2 workers; local pull/push/set \\d+/\\d+/1, remote 0/0/0");
+                // Sets: the epoch agreement's, then each of the 3 evaluation rounds' sums.
+                .containsPattern("after training, node 0: 2 workers; local pull/push/set \\d+/\\d+/4, remote 0/0/0");
         // (Whether training lowers the held-out loss is W2vTrainingTest's business: 392 sentences are too few.)
         for (int epoch = 1; epoch <= 2; epoch++) {
             assertThat(run.out()).containsPattern("RESULT epoch=" + epoch + " seconds=\\d+\\.\\d{3} loss=\\d\\.\\d{6} "

@@ -17,6 +17,9 @@ import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
 import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
+import io.adaps.examples.Checkpointing;
+import io.adaps.examples.EpochCuts;
+import io.adaps.examples.EpochProgress;
 import io.adaps.testing.Concurrently;
 
 /**
@@ -56,10 +59,12 @@ class W2vTrainingTest {
                 try (W2vTrainer trainer = new W2vTrainer(node, schedule, new Subsampler(vocabulary, 1e-4), settings,
                         8)) {
                     words[id] = trainer.words();
+                    EpochCuts cuts = new EpochCuts(node, Checkpointing.none());
                     for (int epoch = 0; epoch <= EPOCHS; epoch++) {
                         if (epoch > 0) {
                             AtomicLong done = new AtomicLong();
-                            W2vTrainer.Epoch trained = trainer.epoch(done::addAndGet);
+                            cuts.train(trainer, EpochProgress.start(epoch, trainer.steps()), done::addAndGet);
+                            W2vTrainer.Epoch trained = trainer.trained();
                             assertThat(done.get()).isEqualTo(trainer.words());
                             assertThat(trained.pairs()).isPositive();
                             assertThat(trained.lossSum() / trained.pairs()).isFinite();
@@ -104,11 +109,54 @@ class W2vTrainingTest {
         }
         try (AdaPS node = W2vTables.declare(AdaPS.builder(), vocabulary, DIM, 7).build();
              W2vTrainer trainer = new W2vTrainer(node, schedule, keepAll, settings, 8)) {
-            W2vTrainer.Epoch trained = trainer.epoch(done -> { });
+            new EpochCuts(node, Checkpointing.none()).train(trainer, EpochProgress.start(1, trainer.steps()),
+                    done -> { });
+            W2vTrainer.Epoch trained = trainer.trained();
 
             assertThat(trained.pairs()).isEqualTo(expectedPairs);
             assertThat(node.metrics().intentsSignaled()).isEqualTo(expectedIntents);
             assertThat(trained.lossSum() / trained.pairs()).isLessThan(4 * Math.log(2));
         }
+    }
+
+    @Test
+    void anEpochResumedAfterAStepTrainsTheRemainingChunksOnTheSameData() {
+        // Two threads of unequal shares: one ticks empty steps at the end.
+        SgnsSettings settings = new SgnsSettings(5, 5, 0.025f, 2);
+        ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(0, 1), 2, CHUNK_WORDS);
+        Subsampler subsampler = new Subsampler(vocabulary, 1e-4);
+        W2vTrainer.Epoch whole;
+        AtomicLong wholeWords = new AtomicLong();
+        int steps;
+        try (AdaPS node = W2vTables.declare(AdaPS.builder(), vocabulary, DIM, 7).build();
+             W2vTrainer trainer = new W2vTrainer(node, schedule, subsampler, settings, 8)) {
+            steps = trainer.steps();
+            new EpochCuts(node, Checkpointing.none()).train(trainer, EpochProgress.start(2, steps),
+                    wholeWords::addAndGet);
+            whole = trainer.trained();
+        }
+        assertThat(steps).isGreaterThan(4);
+        int cut = steps / 2;
+        AtomicLong words = new AtomicLong();
+        long pairs;
+        // The run that was cut: epoch 2 up to the cut ...
+        try (AdaPS node = W2vTables.declare(AdaPS.builder(), vocabulary, DIM, 7).build();
+             W2vTrainer trainer = new W2vTrainer(node, schedule, subsampler, settings, 8)) {
+            trainer.begin(2, 0);
+            trainer.train(0, cut, words::addAndGet);
+            pairs = trainer.trained().pairs();
+        }
+        // ... and the run that resumed after it: the same sentences, sub-sampled and windowed alike.
+        try (AdaPS node = W2vTables.declare(AdaPS.builder(), vocabulary, DIM, 7).build();
+             W2vTrainer trainer = new W2vTrainer(node, schedule, subsampler, settings, 8)) {
+            long before = words.get();
+            long trained = new EpochCuts(node, Checkpointing.none()).train(trainer,
+                    new EpochProgress(2, cut, steps, before), words::addAndGet);
+            assertThat(trained).isEqualTo(words.get() - before);
+            pairs += trainer.trained().pairs();
+        }
+        assertThat(words.get()).isEqualTo(wholeWords.get())
+                .isEqualTo(schedule.threadWords(0) + schedule.threadWords(1));
+        assertThat(pairs).isEqualTo(whole.pairs());
     }
 }
