@@ -251,7 +251,7 @@ class CheckpointSafetyTest {
         assertThat(manifest.dataFiles(0).get(0).rows()).isEqualTo(100);
         assertThat(manifest.dataFiles(0).get(0).size()).isEqualTo(DataFile.HEADER_BYTES + 100 * (4 + 4 * 8));
         assertThat(new String(Files.readAllBytes(dir.resolve(CheckpointFiles.manifest(1))), StandardCharsets.UTF_8))
-                .startsWith("adaps-checkpoint format=" + Manifest.FORMAT_VERSION + "\n");
+                .startsWith("adaps-checkpoint format=" + Manifest.FULL_FORMAT + "\n");
     }
 
     /** Damage done to the full checkpoint under an increment, and a word its refusal must say. */

@@ -7,7 +7,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** The examples' checkpoint options, {@code --checkpoint-dir}, {@code --checkpoint-every} and {@code --resume} (a picocli mixin). */
+/**
+ * The examples' checkpoint options, {@code --checkpoint-dir}, {@code --checkpoint-every},
+ * {@code --full-checkpoint-every} and {@code --resume} (a picocli mixin).
+ */
 public final class CheckpointOptions {
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
@@ -23,6 +26,11 @@ public final class CheckpointOptions {
                     + "duration, so that a resumed run continues mid-epoch (default: ${DEFAULT-VALUE}).")
     private String every;
     private CheckpointInterval interval;
+
+    @Option(names = "--full-checkpoint-every", paramLabel = "N", defaultValue = "1",
+            description = "With --checkpoint-dir: every N-th checkpoint is full, those between hold only the rows "
+                    + "changed since the one before (default: ${DEFAULT-VALUE}, every checkpoint full).")
+    private int fullEvery;
 
     @Option(names = "--resume",
             description = "With --checkpoint-dir: start from its newest checkpoint, if it holds one, where it was "
@@ -41,15 +49,20 @@ public final class CheckpointOptions {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        if (fullEvery < 1) {
+            throw new ParameterException(spec.commandLine(), "--full-checkpoint-every=" + fullEvery + " (expected >= 1)");
+        }
         boolean everyGiven = spec.commandLine().getParseResult().hasMatchedOption("--checkpoint-every");
-        if (dir == null && (resume || everyGiven)) {
-            throw new ParameterException(spec.commandLine(), (resume ? "--resume" : "--checkpoint-every=" + every)
+        boolean fullEveryGiven = spec.commandLine().getParseResult().hasMatchedOption("--full-checkpoint-every");
+        if (dir == null && (resume || everyGiven || fullEveryGiven)) {
+            throw new ParameterException(spec.commandLine(), (resume ? "--resume" : everyGiven
+                    ? "--checkpoint-every=" + every : "--full-checkpoint-every=" + fullEvery)
                     + " (expected only together with --checkpoint-dir)");
         }
     }
 
     /** The checkpointing the options ask for. */
     public Checkpointing checkpointing() {
-        return new Checkpointing(dir, interval, resume);
+        return new Checkpointing(dir, interval, fullEvery, resume);
     }
 }

@@ -37,18 +37,27 @@ public final class Checkpointing {
     /** With checkpoints: the worker whose saved state is the progress. */
     private Worker progress;
     private int steps;
+    private final int fullEvery;
     private CheckpointTicket pending;
     /** The newest checkpoint node 0 has reported. */
     private long reported;
 
-    /**
-     * @param dir    where checkpoints go, or {@code null} for none
-     * @param every  how often
-     * @param resume start from the newest checkpoint in {@code dir}, if it holds one
-     */
+    /** Full checkpoints only. */
     public Checkpointing(Path dir, CheckpointInterval every, boolean resume) {
+        this(dir, every, 1, resume);
+    }
+
+    /**
+     * @param dir       where checkpoints go, or {@code null} for none
+     * @param every     how often
+     * @param fullEvery every {@code fullEvery}-th checkpoint is full, those between hold the rows
+     *                  changed since the one before ({@link AdaPS.Builder#fullCheckpointEvery})
+     * @param resume    start from the newest checkpoint in {@code dir}, if it holds one
+     */
+    public Checkpointing(Path dir, CheckpointInterval every, int fullEvery, boolean resume) {
         this.dir = dir;
         this.every = Checks.checkNotNull(every, "every");
+        this.fullEvery = fullEvery;
         this.resume = resume;
     }
 
@@ -79,6 +88,9 @@ public final class Checkpointing {
      * checkpoint directory if this run {@link #resumes()}.
      */
     public AdaPS.Builder configure(AdaPS.Builder builder) {
+        if (dir != null) {
+            builder.fullCheckpointEvery(fullEvery);
+        }
         if (midEpoch()) {
             builder.checkpointEvery(dir, every.period());
         }

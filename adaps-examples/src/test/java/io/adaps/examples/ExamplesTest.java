@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -51,6 +52,8 @@ class ExamplesTest {
             --checkpoint-every=0s    ; --checkpoint-every=0s (expected > 0)
             --checkpoint-every=abc   ; --checkpoint-every=abc (expected EPOCHS or a duration such as 30s)
             --checkpoint-every=30s   ; --checkpoint-every=30s (expected only together with --checkpoint-dir)
+            --full-checkpoint-every=3 ; --full-checkpoint-every=3 (expected only together with --checkpoint-dir)
+            --full-checkpoint-every=0 ; --full-checkpoint-every=0 (expected >= 1)
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flag, String message) {
         CommandRun run = run("mf", flag);
@@ -190,6 +193,26 @@ class ExamplesTest {
         assertThat(resumed.out()).contains("resumed from " + checkpoints.resolve(String.format("MANIFEST-%08d", newest))
                 + " after epoch 2").doesNotContain("RESULT");
         assertThat(newest(resumed.out())).isGreaterThan(newest);
+    }
+
+    @Test
+    void withIncrementsARunResumesThroughTheChainOfItsNewestCheckpoint() throws IOException {
+        Path checkpoints = dir.resolve("checkpoints");
+        String[] flags = {"--threads=1", "--batch=64", "--checkpoint-dir=" + checkpoints, "--checkpoint-every=1ms",
+                "--full-checkpoint-every=3"};
+        CommandRun whole = run(withSmall(concat(new String[] {"mf"}, flags)));
+        assertThat(whole.exitCode()).as(whole.err()).isZero();
+        long newest = newest(whole.out());
+        // Every third is full; the newest and the checkpoints its chain needs stay (at most 2 + 3 - 1).
+        try (Stream<Path> files = Files.list(checkpoints)) {
+            List<Path> manifests = files.filter(file -> file.getFileName().toString().startsWith("MANIFEST-")).toList();
+            assertThat(manifests).hasSizeBetween(2, 4);
+        }
+        String newestManifest = Files.readString(checkpoints.resolve(String.format("MANIFEST-%08d", newest)));
+        assertThat(newestManifest).contains(newest % 3 == 1 ? "format=1" : "base=" + (newest - 1));
+        CommandRun resumed = run(withSmall(concat(new String[] {"mf", "--resume"}, flags)));
+        assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+        assertThat(resumed.out()).contains("resumed from " + checkpoints.resolve(String.format("MANIFEST-%08d", newest)));
     }
 
     /** The newest checkpoint a run reported durable. */
