@@ -3,6 +3,7 @@ package io.adaps.checkpoint;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,6 +52,7 @@ final class DataFile {
         CRC32C crc = new CRC32C();
         ByteBuffer buffer = ByteBuffer.allocateDirect(Math.max(BUFFER_BYTES, HEADER_BYTES + 4 + 4 * stride))
                 .order(ByteOrder.LITTLE_ENDIAN);
+        FloatBuffer view = floats(buffer);
         float[] floats = new float[stride];
         long written = 0;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -62,16 +64,26 @@ final class DataFile {
                     written += flush(channel, buffer, crc);
                 }
                 rows.copy(i, floats);
+                int at = buffer.position();
                 buffer.putInt((int) rows.row(i));
-                for (int f = 0; f < stride; f++) {
-                    buffer.putInt(Float.floatToRawIntBits(floats[f]));
-                }
+                view.put((at + 4) >> 2, floats);
+                buffer.position(at + 4 + 4 * stride);
             }
             written += flush(channel, buffer, crc);
             channel.force(true);
         }
         return new FileEntry(file.getFileName().toString(), FileEntry.DATA, table.id(), node, rows.size(), written,
                 (int) crc.getValue());
+    }
+
+    /**
+     * The whole of {@code buffer} as floats in its byte order, for bulk copies of a row's floats
+     * (raw bits, as {@code floatToRawIntBits} would write them). Every record is a multiple of 4
+     * bytes and the buffer is compacted to its start, so a row's floats always begin at a byte
+     * index that is a multiple of 4: float index = byte index / 4.
+     */
+    private static FloatBuffer floats(ByteBuffer buffer) {
+        return buffer.duplicate().clear().order(buffer.order()).asFloatBuffer();
     }
 
     private static long flush(FileChannel channel, ByteBuffer buffer, CRC32C crc) throws IOException {
@@ -106,6 +118,7 @@ final class DataFile {
             ByteBuffer buffer = ByteBuffer.allocateDirect(Math.max(BUFFER_BYTES, HEADER_BYTES + 4 + 4 * stride))
                     .order(ByteOrder.LITTLE_ENDIAN);
             buffer.limit(0); // in read mode, nothing readable yet
+            FloatBuffer view = floats(buffer);
             float[] floats = new float[stride];
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
                 fill(channel, buffer, crc, HEADER_BYTES, name);
@@ -132,9 +145,9 @@ final class DataFile {
                                 + (previous + 1) + ".." + (table.rows() - 1) + ", ascending; the file is corrupted)");
                     }
                     previous = row;
-                    for (int f = 0; f < stride; f++) {
-                        floats[f] = Float.intBitsToFloat(buffer.getInt());
-                    }
+                    int at = buffer.position();
+                    view.get(at >> 2, floats);
+                    buffer.position(at + 4 * stride);
                     sink.accept(row, floats);
                 }
             }
