@@ -5,13 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Locale;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.CheckpointResult;
 import io.adaps.api.Worker;
-import io.adaps.checkpoint.FileEntry;
-import io.adaps.checkpoint.Manifest;
 import io.adaps.examples.mf.MfData;
 import io.adaps.examples.mf.MfTables;
 import io.adaps.examples.mf.SyntheticMatrix;
@@ -132,13 +131,26 @@ public final class IncrementalCheckpointSize {
     }
 
     private static void report(String after, BitSet touched, CheckpointResult increment, CheckpointResult full,
-                               int modelRows) {
-        Manifest manifest = Manifest.read(increment.manifest());
-        long saved = manifest.files().stream().filter(file -> FileEntry.DATA.equals(file.kind()))
-                .mapToLong(FileEntry::rows).sum();
+                               int modelRows) throws IOException {
+        // The manifest's documented text (docs/architecture.md, Format): base=G, and file=... kind=data ... rows=R.
+        List<String> lines = Files.readAllLines(increment.manifest());
+        long base = lines.stream().filter(line -> line.startsWith("base=")).mapToLong(line -> Long.parseLong(
+                line.substring("base=".length()).trim())).findFirst().orElse(0);
+        long saved = lines.stream().filter(line -> line.startsWith("file=") && line.contains(" kind=data "))
+                .mapToLong(line -> Long.parseLong(field(line, "rows"))).sum();
         System.out.printf(Locale.ROOT, "after %s: %,d rows changed (%.1f%% of the model), %,d in the increment (base %d); "
                 + "increment %,d bytes = %.3f of full, pause %.1f ms%n", after, touched.cardinality(),
-                100.0 * touched.cardinality() / modelRows, saved, manifest.base(), increment.bytesWritten(),
+                100.0 * touched.cardinality() / modelRows, saved, base, increment.bytesWritten(),
                 increment.bytesWritten() / (double) full.bytesWritten(), increment.pause().toNanos() / 1e6);
+    }
+
+    /** The value of {@code key=} in a manifest's file line. */
+    private static String field(String line, String key) {
+        for (String part : line.split(" ")) {
+            if (part.startsWith(key + "=")) {
+                return part.substring(key.length() + 1);
+            }
+        }
+        throw new IllegalStateException("manifest line '" + line + "' (expected " + key + "=...)");
     }
 }
