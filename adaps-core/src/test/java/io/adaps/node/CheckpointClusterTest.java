@@ -16,12 +16,16 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.CheckpointException;
@@ -69,22 +73,29 @@ class CheckpointClusterTest {
     @TempDir
     Path dir;
 
-    @ParameterizedTest
-    @EnumSource(Technique.class)
-    void aCheckpointOfMovingAndReplicatedRowsRestoresBitExactly(Technique technique) throws Exception {
-        Snapshot saved = trainAndCheckpoint(3, technique, 1);
+    /** Every technique, with a lone full checkpoint and with a chain of a full one and two increments. */
+    static Stream<Arguments> techniquesAndChains() {
+        return Arrays.stream(Technique.values()).flatMap(t -> Stream.of(Arguments.of(t, 1), Arguments.of(t, 3)));
+    }
+
+    @ParameterizedTest(name = "{0}, chain of {1}")
+    @MethodSource("techniquesAndChains")
+    void checkpointsOfMovingAndReplicatedRowsRestoreBitExactly(Technique technique, int chain) throws Exception {
+        Snapshot saved = trainAndCheckpoint(3, technique, chain);
         restoreAndCompare(saved, 3, technique);
     }
 
-    @Test
-    void threeNodesRestoreOntoTwo() throws Exception {
-        Snapshot saved = trainAndCheckpoint(3, Technique.ADAPTIVE, 1);
+    @ParameterizedTest(name = "chain of {0}")
+    @ValueSource(ints = {1, 3})
+    void threeNodesRestoreOntoTwo(int chain) throws Exception {
+        Snapshot saved = trainAndCheckpoint(3, Technique.ADAPTIVE, chain);
         restoreAndCompare(saved, 2, Technique.ADAPTIVE);
     }
 
-    @Test
-    void oneNodeRestoresOntoThree() throws Exception {
-        Snapshot saved = trainAndCheckpoint(1, Technique.ADAPTIVE, 1);
+    @ParameterizedTest(name = "chain of {0}")
+    @ValueSource(ints = {1, 3})
+    void oneNodeRestoresOntoThree(int chain) throws Exception {
+        Snapshot saved = trainAndCheckpoint(1, Technique.ADAPTIVE, chain);
         restoreAndCompare(saved, 3, Technique.RELOCATION_ONLY);
     }
 
@@ -106,26 +117,6 @@ class CheckpointClusterTest {
                 }
             }
         }
-    }
-
-    @ParameterizedTest
-    @EnumSource(Technique.class)
-    void aFullCheckpointAndTwoIncrementsOfMovingAndReplicatedRowsRestoreBitExactly(Technique technique)
-            throws Exception {
-        Snapshot saved = trainAndCheckpoint(3, technique, 3);
-        restoreAndCompare(saved, 3, technique);
-    }
-
-    @Test
-    void threeNodesRestoreOntoTwoThroughAChain() throws Exception {
-        Snapshot saved = trainAndCheckpoint(3, Technique.ADAPTIVE, 3);
-        restoreAndCompare(saved, 2, Technique.ADAPTIVE);
-    }
-
-    @Test
-    void oneNodeRestoresOntoThreeThroughAChain() throws Exception {
-        Snapshot saved = trainAndCheckpoint(1, Technique.ADAPTIVE, 3);
-        restoreAndCompare(saved, 3, Technique.RELOCATION_ONLY);
     }
 
     /**
