@@ -45,8 +45,9 @@ public record Manifest(int format, long generation, long base, int nodes, String
     /** The newest format this code reads, the one increments are written in. */
     public static final int FORMAT_VERSION = 2;
     /**
-     * The format of full checkpoints' manifests and of every data and state file: the first,
-     * unchanged (an increment's data files differ only in holding fewer rows).
+     * The format of full checkpoints' manifests and of every data and state file: the first
+     * (an increment's data files differ only in holding fewer rows, state files only in their
+     * placement trailer, which older readers do not read).
      */
     public static final int FULL_FORMAT = 1;
     private static final String MAGIC = "adaps-checkpoint format=";
