@@ -151,8 +151,11 @@ public interface AdaPS extends AutoCloseable {
     boolean isClosed();
 
     /**
-     * Stops the node: tells its peers it is leaving, closes its connections and threads; every
-     * later operation on it or its workers throws {@link IllegalStateException}. Idempotent.
+     * Stops the node: first waits for a checkpoint this node is still writing or publishing
+     * ({@link #checkpointAsync}, periodic ones) to be complete or failed, at most twice the barrier
+     * timeout, so that the last checkpoint taken is not lost; then tells its peers it is leaving,
+     * closes its connections and threads; every later operation on it or its workers throws
+     * {@link IllegalStateException}. Idempotent.
      */
     @Override
     void close();

@@ -177,6 +177,9 @@ public final class LocalNode implements AdaPS {
 
     @Override
     public void close() {
+        if (!context.isClosed()) {
+            checkpoints.awaitWritten(); // before leaving: node 0 publishes only once every node wrote its part
+        }
         synchronized (this) {
             if (context.isClosed()) {
                 return;

@@ -342,6 +342,11 @@ final class NodeCheckpoints {
         }
     }
 
+    /** Waits for the checkpoint this node is writing, if any, to be complete or failed: the node is closing. */
+    synchronized void awaitWritten() {
+        awaitPrevious();
+    }
+
     /** Waits for this node's previous checkpoint to be complete, whatever its outcome (its ticket reports it). */
     private void awaitPrevious() {
         if (previous != null) {

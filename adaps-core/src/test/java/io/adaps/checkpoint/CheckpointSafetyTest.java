@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.CheckpointException;
+import io.adaps.api.CheckpointTicket;
 import io.adaps.api.Initializers;
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRules;
@@ -77,6 +78,21 @@ class CheckpointSafetyTest {
 
     private Path dataFile(long generation, int table) {
         return dir.resolve(CheckpointFiles.data(generation, table, 0));
+    }
+
+    @Test
+    void closingANodeWaitsForTheCheckpointItIsStillWriting() {
+        TableSpec large = TableSpec.of("large", 1 << 18, 16).withInitializer(Initializers.normal(0f, 1f, 5));
+        try (AdaPS node = AdaPS.builder().table(large).build()) {
+            CheckpointTicket ticket = node.checkpointAsync(dir);
+            node.close();
+            // 16 MiB still to write and force when the call returned: close() waited for them.
+            assertThat(ticket.isDone()).isTrue();
+            assertThat(dir.resolve(CheckpointFiles.manifest(1))).exists();
+        }
+        try (AdaPS restored = AdaPS.builder().table(large).restoreFrom(dir).build()) {
+            assertThat(restored.restoredFrom()).hasValueSatisfying(r -> assertThat(r.generation()).isEqualTo(1));
+        }
     }
 
     @Test
