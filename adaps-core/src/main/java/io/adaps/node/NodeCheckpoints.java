@@ -192,11 +192,17 @@ final class NodeCheckpoints {
 
     /**
      * Per table, the rows this node owns that are homed elsewhere: the placement a warm restore
-     * puts back. Taken at the cut, from the store (an increment's snapshot holds only changed rows).
+     * puts back. Taken at the cut, from the store (an increment's snapshot holds only changed rows);
+     * without relocation every row is at its home, so the pause pays for no scan.
      */
     private int[][] placement() {
         int[][] placed = new int[context.tables().size()][];
+        boolean moves = context.config().isCluster() && context.config().technique().relocates();
         for (Table table : context.tables()) {
+            if (!moves) {
+                placed[table.id()] = new int[0];
+                continue;
+            }
             TableStore store = context.store(table.id());
             IntArrayList rows = new IntArrayList();
             for (long row = 0; row < table.rows(); row++) {

@@ -33,11 +33,12 @@ import io.adaps.api.Worker;
 public final class Checkpointing {
     private final Path dir;
     private final CheckpointInterval every;
+    private final int fullEvery;
     private final boolean resume;
     /** With checkpoints: the worker whose saved state is the progress. */
     private Worker progress;
+    /** Steps per epoch of this run ({@link #start}). */
     private int steps;
-    private final int fullEvery;
     private CheckpointTicket pending;
     /** The newest checkpoint node 0 has reported. */
     private long reported;
