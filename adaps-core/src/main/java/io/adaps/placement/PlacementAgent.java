@@ -25,10 +25,11 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
 /**
  * The manager's placement duty: carries out what the homes decided (PLACEMENT messages) for keys
  * this node still wants. A relocation is an ordinary localize ({@link Relocator}), not waited for;
- * a replica is installed <em>pending</em> and fetched by the next round.
+ * a replica is installed <em>pending</em> and fetched at once, alone ({@link ReplicaSync#fetch}):
+ * not by a round of every replica.
  *
  * <p>A new pending replica takes pushes at once (they accumulate in its delta), but workers read
- * it only after its first refresh. That round starts only once every push this node's workers
+ * it only after its first refresh. That fetch starts only once every push this node's workers
  * sent for the keys before the replicas existed has been applied at the owners
  * ({@link InFlightPushes}), so the fetched value includes them: a worker reads its own writes
  * across the change from remote to local.
@@ -195,7 +196,7 @@ final class PlacementAgent implements Agent {
         }
     }
 
-    /** Creates pending replicas of the keys in {@link #replicate} and asks for the round that fetches them. */
+    /** Creates pending replicas of the keys in {@link #replicate} and fetches them. */
     private void createReplicas() {
         fetching.clear();
         for (int i = 0; i < replicate.size(); i++) {
@@ -211,13 +212,13 @@ final class PlacementAgent implements Agent {
         VarHandle.fullFence(); // the replicas are visible before the in-flight counts are read
         if (inFlight != null) {
             wait.start(context.config().operationTimeout().toNanos());
-            // Bounded: past the timeout the round fetches anyway (a push that never returns failed).
+            // Bounded: past the timeout it fetches anyway (a push that never returns failed).
             while (inFlight.anyOf(fetching)) {
                 if (!wait.idle()) {
                     break;
                 }
             }
         }
-        sync.request();
+        sync.fetch(requester, fetching);
     }
 }

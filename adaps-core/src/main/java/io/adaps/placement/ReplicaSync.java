@@ -184,6 +184,26 @@ final class ReplicaSync {
         return clock.nanoTime() - start;
     }
 
+    /**
+     * Fetches the new (pending) replicas of {@code created} from their owners, with what was
+     * pushed to them meanwhile, as a round does but for them alone and outside the numbered
+     * rounds: a round handles every replica, and in a workload whose keys come and go (word2vec's
+     * vocabulary) most rounds would otherwise run only because a few replicas were created. Tags
+     * them like a round started now. A replica that fails to arrive stays pending, and the next
+     * round fetches it. Manager thread.
+     */
+    void fetch(Requester remote, LongArrayList created) {
+        long tag = clocks.watermark();
+        keys.clear();
+        keys.addAll(created);
+        try {
+            exchange(remote, tag);
+        } catch (ClusterException e) {
+            LOG.debug("node {}: fetching {} new replicas failed (the next round fetches them): {}", context.nodeId(),
+                    created.size(), e.getMessage());
+        }
+    }
+
     /** @return whether every replica was in the round (none left out as moving here) */
     private boolean syncAndRefresh(Requester remote, long tag) {
         keys.clear();
@@ -194,6 +214,17 @@ final class ReplicaSync {
                 keys.add(RowKey.of(table.id(), rows.getLong(i)));
             }
         }
+        return exchange(remote, tag);
+    }
+
+    /**
+     * Snapshots the replicas of {@link #keys}, sends their deltas (SYNC) or versions (REFRESH) to
+     * their owners and refreshes them from the answers, tagged with {@code tag}; leaves out those
+     * on their way to being owned here.
+     *
+     * @return whether none was left out
+     */
+    private boolean exchange(Requester remote, long tag) {
         moving.clear();
         relocator.incoming(keys, moving);
         if (keys.isEmpty()) {
@@ -309,7 +340,7 @@ final class ReplicaSync {
             if (!stillWanted.test(key) && context.store(table.id()).dropReplica(row, deltas, position)) {
                 replicasDropped.increment();
                 dropped.add(key);
-                if (!isZero(deltas, position, table.valueLength())) {
+                if (!TableStore.isZero(deltas, position, table.valueLength())) {
                     remote.add(remote.route(table, row), table, row, deltas, position);
                 }
             }
@@ -325,15 +356,6 @@ final class ReplicaSync {
                 context.store(RowKey.table(dropped.getLong(i))).drained(RowKey.row(dropped.getLong(i)));
             }
         }
-    }
-
-    private static boolean isZero(float[] values, int offset, int length) {
-        for (int i = offset; i < offset + length; i++) {
-            if (values[i] != 0f) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private Table table(int i) {

@@ -88,7 +88,7 @@ public final class RowServer {
             } else if (type != MessageType.PULL) {
                 request.readFloats(at + Message.ROW_ENTRY, update, 0, valueLength);
             }
-            long result = apply(type, table, request.rowAt(at), update, answer);
+            long result = apply(type, table, request.rowAt(at), update, version, answer);
             if (result < 0) {
                 missing.add(at);
                 continue;
@@ -115,7 +115,7 @@ public final class RowServer {
      */
     public boolean serve(MessageType type, Table table, long row, int index, int origin, long requestId,
                          float[] update, long version, float[] answer, MessageBatcher out) {
-        long result = apply(type, table, row, update, answer);
+        long result = apply(type, table, row, update, version, answer);
         if (result < 0) {
             return false;
         }
@@ -124,14 +124,14 @@ public final class RowServer {
     }
 
     /**
-     * Applies an entry to the owned row: a PUSH, SET or SYNC with {@code update}; a PULL, SYNC or
-     * REFRESH reads the value into {@code answer}.
+     * Applies an entry to the owned row: a PUSH, SET or SYNC with {@code update}; a PULL or SYNC
+     * reads the value into {@code answer}, a REFRESH too unless it is still at {@code version}.
      *
      * @return the version of the value read (SYNC, REFRESH), 0 (PULL, PUSH, SET), or -1, changing
      *         nothing, if the row is not owned here
      */
-    private long apply(MessageType type, Table table, long row, float[] update, float[] answer) {
-        return Access.of(type).apply(context.store(table.id()), row, update, answer);
+    private long apply(MessageType type, Table table, long row, float[] update, long version, float[] answer) {
+        return Access.of(type).apply(context.store(table.id()), row, update, version, answer);
     }
 
     /**
@@ -141,36 +141,36 @@ public final class RowServer {
     private enum Access {
         PULL {
             @Override
-            long apply(TableStore store, long row, float[] update, float[] answer) {
+            long apply(TableStore store, long row, float[] update, long version, float[] answer) {
                 return store.pullOwned(row, answer, 0) ? 0 : -1;
             }
         },
         PUSH {
             @Override
-            long apply(TableStore store, long row, float[] update, float[] answer) {
+            long apply(TableStore store, long row, float[] update, long version, float[] answer) {
                 return store.pushOwned(row, update, 0) ? 0 : -1;
             }
         },
         SET {
             @Override
-            long apply(TableStore store, long row, float[] update, float[] answer) {
+            long apply(TableStore store, long row, float[] update, long version, float[] answer) {
                 return store.setOwned(row, update, 0) ? 0 : -1;
             }
         },
         SYNC {
             @Override
-            long apply(TableStore store, long row, float[] update, float[] answer) {
+            long apply(TableStore store, long row, float[] update, long version, float[] answer) {
                 return store.syncOwned(row, update, 0, answer, 0);
             }
         },
         REFRESH {
             @Override
-            long apply(TableStore store, long row, float[] update, float[] answer) {
-                return store.pullOwnedVersioned(row, answer, 0);
+            long apply(TableStore store, long row, float[] update, long version, float[] answer) {
+                return store.pullOwnedIfChanged(row, version, answer, 0);
             }
         };
 
-        abstract long apply(TableStore store, long row, float[] update, float[] answer);
+        abstract long apply(TableStore store, long row, float[] update, long version, float[] answer);
 
         static Access of(MessageType type) {
             return switch (type) {

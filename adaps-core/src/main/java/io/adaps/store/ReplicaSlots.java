@@ -25,14 +25,19 @@ import io.adaps.api.UpdateRule;
  *       owner applies through its rule at the next synchronization (this is why replicas are for
  *       rules that {@linkplain UpdateRule#accumulates() accumulate}).</li>
  * </ul>
+ * Beside each slot, the slab keeps a mark ({@link SlotSlab#mark}): the slot's sequence number
+ * after the last write that left the delta zero and {@code base == value} (an install, a
+ * snapshot, a refresh with nothing pushed since the snapshot). While the sequence still has that
+ * number, nothing was pushed since, and a snapshot would change nothing.
  * Base and delta live in a second slab, not in the owned one, so that owned slots (the hot path
  * of every technique) stay as small as value and state.
  *
  * <h2>Synchronization</h2>
  * One round for a replica is: {@link #snapshot} (under the slot lock: hand out {@code delta},
- * zero it, {@code base = value}), send the delta to the owner, and when the owner answers with its
- * fresh value (which includes that delta), {@link #refresh}: {@code value = fresh + (value -
- * base)}, {@code base = fresh}. The difference {@code value - base} is what local pushes did since
+ * zero it, {@code base = value}; a clean slot, like most replicas of rarely used keys in a
+ * round, skips this without taking the lock), send the delta to the owner, and when the owner
+ * answers with its fresh value (which includes that delta), {@link #refresh}:
+ * {@code value = fresh + (value - base)}, {@code base = fresh}. The difference {@code value - base} is what local pushes did since
  * the snapshot; it survives the refresh, and is in the next delta. Every operation changes a
  * slot only under its write lock after checking the tag, so pushes, snapshots, refreshes and the
  * replica's removal are atomic with respect to each other and to never-torn reads.
@@ -93,6 +98,7 @@ final class ReplicaSlots {
         Arrays.fill(chunk, at + valueLength, at + baseOffset, 0f);
         System.arraycopy(chunk, at, chunk, at + baseOffset, valueLength);
         Arrays.fill(chunk, at + deltaOffset, at + deltaOffset + valueLength, 0f);
+        slab.mark(slot, locked + 1);
         slab.unlockHolding(slot, row, locked);
     }
 
@@ -133,6 +139,10 @@ final class ReplicaSlots {
      *         else {@link TableStore#ZERO_DELTA} or {@link TableStore#DELTA}
      */
     int snapshot(int slot, int row, float[] dst, int dstOffset) {
+        int sequence = slab.sequence(slot);
+        if (isClean(slot, sequence) && slab.tagged(slot, row)) {
+            return TableStore.ZERO_DELTA; // nothing pushed since the last snapshot: it would change nothing
+        }
         int locked = slab.lockIfHolds(slot, row);
         if (locked == 0) {
             return TableStore.NOT_HELD;
@@ -148,6 +158,7 @@ final class ReplicaSlots {
             Arrays.fill(chunk, delta, delta + valueLength, 0f);
         }
         System.arraycopy(chunk, at, chunk, at + baseOffset, valueLength);
+        slab.mark(slot, locked + 1);
         slab.unlock(slot, locked);
         return zero ? TableStore.ZERO_DELTA : TableStore.DELTA;
     }
@@ -169,8 +180,16 @@ final class ReplicaSlots {
             chunk[at + i] = f + (chunk[at + i] - chunk[base + i]);
             chunk[base + i] = f;
         }
+        if (isClean(slot, locked - 1)) {
+            slab.mark(slot, locked + 1); // nothing was pushed since the clean state: value == base again
+        }
         slab.unlock(slot, locked);
         return true;
+    }
+
+    /** Whether {@code slot} was clean when its sequence number was {@code sequence}. */
+    private boolean isClean(int slot, int sequence) {
+        return (sequence & 1) == 0 && slab.mark(slot) == sequence;
     }
 
     /**

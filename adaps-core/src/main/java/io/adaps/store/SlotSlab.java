@@ -28,6 +28,7 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  *   the replica slab (extraLength = 2 * valueLength; see ReplicaSlots):
  *   values[c]:  | value | state | base | delta | value | state | base | delta | ...
  *               &lt;------------ stride -----------&gt;
+ *   marks[c]:   | mark 0 | mark 1 | ...       (slabs with extra floats only; see ReplicaSlots)
  * </pre>
  * {@code state} holds the update rule's per-parameter state (Adagrad's accumulator); its length
  * is {@code ruleLength - valueLength}, often 0. A slab may reserve {@code extraLength} more floats
@@ -79,6 +80,8 @@ final class SlotSlab {
     private final float[][] values;
     /** Per chunk: each slot's sequence at {@code 2i} and tag at {@code 2i + 1}. */
     private final int[][] locks;
+    /** Per chunk, in slabs with extra floats: one int per slot that their user keeps ({@link #mark}). */
+    private final int[][] marks;
     private final IntArrayList freeSlots = new IntArrayList();
     private int nextFreshSlot;
 
@@ -100,6 +103,7 @@ final class SlotSlab {
         int chunks = (int) (((long) capacity + slotsPerChunk - 1) >>> shift);
         this.values = new float[chunks][];
         this.locks = new int[chunks][];
+        this.marks = extraLength > 0 ? new int[chunks][] : null;
     }
 
     /** Takes a free slot (reusing released ones first); it holds no row until {@link #install}. */
@@ -117,6 +121,9 @@ final class SlotSlab {
             int slotsInChunk = Math.min(mask + 1, capacity - (c << shift));
             values[c] = new float[slotsInChunk * stride];
             locks[c] = new int[2 * slotsInChunk];
+            if (marks != null) {
+                marks[c] = new int[slotsInChunk];
+            }
             for (int i = 1; i < locks[c].length; i += 2) {
                 locks[c][i] = FREE;
             }
@@ -284,6 +291,36 @@ final class SlotSlab {
     /** Where {@code slot}'s floats start in its {@link #chunk}. */
     int offset(int slot) {
         return (slot & mask) * stride;
+    }
+
+    /**
+     * {@code slot}'s sequence number now (an acquire read): even while the slot is stable, and it
+     * changes with every write. A user that remembers it can tell later, without the lock,
+     * whether anything was written since.
+     */
+    int sequence(int slot) {
+        return (int) SEQ.getAcquire(locks[slot >>> shift], 2 * (slot & mask));
+    }
+
+    /**
+     * Whether {@code slot} holds {@code row}, read without the lock: it stays true only while the
+     * slot's {@link #sequence} read before this does not change.
+     */
+    boolean tagged(int slot, int row) {
+        return locks[slot >>> shift][2 * (slot & mask) + 1] == row;
+    }
+
+    /** The mark of {@code slot} (a slab with extra floats), read without the lock. */
+    int mark(int slot) {
+        return marks[slot >>> shift][slot & mask];
+    }
+
+    /**
+     * Sets the mark of {@code slot} (a slab with extra floats) while holding its write lock: readers
+     * that see the sequence number of the release see the mark too.
+     */
+    void mark(int slot, int mark) {
+        marks[slot >>> shift][slot & mask] = mark;
     }
 
     /** Acquires {@code slot}'s write lock, whatever it holds; returns the odd sequence number now held. */

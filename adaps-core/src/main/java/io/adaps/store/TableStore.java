@@ -410,6 +410,24 @@ public final class TableStore {
     }
 
     /**
+     * What a replica's REFRESH asks of the owner: {@link #pullOwnedVersioned} unless the row's
+     * version is still {@code knownVersion}; then nothing is copied (most refreshes of a round
+     * find their row unchanged) and {@code knownVersion} is returned.
+     */
+    public long pullOwnedIfChanged(long row, long knownVersion, float[] dst, int dstOffset) {
+        int r = (int) row;
+        int entry = (int) INDEX.getAcquire(index, r);
+        if (entry >= 0) {
+            int sequence = owned.sequence(entry);
+            if ((sequence & 1) == 0 && ((long) stamps[entry] << 32 | (sequence & Integer.MAX_VALUE)) == knownVersion
+                    && owned.tagged(entry, r)) {
+                return knownVersion;
+            }
+        }
+        return readOwned(row, dst, dstOffset, spec.valueLength());
+    }
+
+    /**
      * The version of the owned {@code row} (see {@link #pullOwnedVersioned}), which covers its
      * rule state too (every write holds the slot's lock and counts); {@code -1} if the row is not
      * owned here. Reads, writes nothing: what a checkpoint compares with the version it saved.

@@ -2,6 +2,8 @@ package io.adaps.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
+
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.TableSpec;
@@ -105,5 +107,76 @@ class ReplicaVersionsTest {
         TableStore store = new TableStore(spec);
         store.installReplica(6, null, 0);
         assertThat(store.pullOwnedVersioned(6, new float[2], 0)).isEqualTo(-1);
+    }
+
+    /** Issue 13: most refreshes of a round find their row unchanged; the owner then copies nothing. */
+    @Test
+    void anOwnerAnswersARefreshAtTheReplicasVersionWithoutCopyingTheRow() {
+        TableStore store = new TableStore(spec, 1, 3);
+        store.allocate(7, SlotKind.OWNED);
+        store.set(7, new float[] {3f, 4f}, 0);
+        float[] value = new float[2];
+        long known = store.pullOwnedVersioned(7, value, 0);
+        float[] answer = {-1f, -1f};
+        assertThat(store.pullOwnedIfChanged(7, known, answer, 0)).isEqualTo(known);
+        assertThat(answer).as("nothing copied").containsExactly(-1f, -1f);
+
+        store.push(7, new float[] {1f, 1f}, 0);
+        long pushed = store.pullOwnedIfChanged(7, known, answer, 0);
+        assertThat(pushed).isNotEqualTo(known).isEqualTo(store.ownedVersion(7));
+        assertThat(answer).containsExactly(4f, 5f);
+        assertThat(store.pullOwnedIfChanged(7, -1, answer, 0)).as("a replica that never had a version").isEqualTo(pushed);
+
+        float[] slot = new float[2];
+        store.takeOut(7, slot, 0);
+        assertThat(store.pullOwnedIfChanged(7, pushed, answer, 0)).as("not owned").isEqualTo(-1);
+        store.install(7, SlotKind.OWNED, slot, 0);
+        Arrays.fill(answer, -1f);
+        assertThat(store.pullOwnedIfChanged(7, pushed, answer, 0)).as("installed again: a new version").isNotIn(pushed, -1L);
+        assertThat(answer).containsExactly(4f, 5f);
+    }
+
+    /**
+     * Issue 13: a round snapshots every replica, and most have had nothing pushed since the round
+     * before; such a snapshot changes nothing (it skips the lock), whatever happened before it.
+     */
+    @Test
+    void aSnapshotWithNothingPushedSinceTheLastSnapshotOrCleanRefreshHandsOutNothing() {
+        TableStore store = new TableStore(spec);
+        store.installReplica(1, new float[] {10f, 20f}, 0);
+        float[] delta = {-1f, -1f};
+        assertThat(store.snapshotDelta(1, delta, 0)).as("just installed").isEqualTo(TableStore.ZERO_DELTA);
+        store.push(1, new float[] {1f, 2f}, 0);
+        assertThat(store.snapshotDelta(1, delta, 0)).isEqualTo(TableStore.DELTA);
+        assertThat(delta).containsExactly(1f, 2f);
+        Arrays.fill(delta, -1f);
+        assertThat(store.snapshotDelta(1, delta, 0)).isEqualTo(TableStore.ZERO_DELTA);
+        assertThat(delta).as("untouched").containsExactly(-1f, -1f);
+
+        // A refresh with nothing pushed since the snapshot: clean, the value is the owner's.
+        store.refreshReplica(1, new float[] {100f, 200f}, 0, 5L);
+        assertThat(store.snapshotDelta(1, delta, 0)).isEqualTo(TableStore.ZERO_DELTA);
+        store.refreshReplica(1, new float[] {101f, 201f}, 0, 6L);
+        float[] value = new float[2];
+        store.pull(1, value, 0);
+        assertThat(value).containsExactly(101f, 201f);
+
+        // A push between snapshot and refresh survives the refresh and is the next delta.
+        store.push(1, new float[] {0.5f, 0.5f}, 0);
+        store.refreshReplica(1, new float[] {102f, 202f}, 0, 7L);
+        store.pull(1, value, 0);
+        assertThat(value).containsExactly(102.5f, 202.5f);
+        assertThat(store.snapshotDelta(1, delta, 0)).isEqualTo(TableStore.DELTA);
+        assertThat(delta).containsExactly(0.5f, 0.5f);
+        assertThat(store.snapshotDelta(1, delta, 0)).isEqualTo(TableStore.ZERO_DELTA);
+
+        // Dropped and installed again in the same slot: the new replica starts clean, and its pushes count.
+        store.dropReplica(1, null, 0);
+        store.drained(1);
+        store.installReplica(1, null, 0);
+        store.push(1, new float[] {2f, 0f}, 0);
+        assertThat(store.snapshotDelta(1, delta, 0)).isEqualTo(TableStore.DELTA);
+        assertThat(delta).containsExactly(2f, 0f);
+        assertThat(store.snapshotDelta(2, delta, 0)).as("not held").isEqualTo(TableStore.NOT_HELD);
     }
 }
