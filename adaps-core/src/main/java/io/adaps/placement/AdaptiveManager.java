@@ -44,8 +44,8 @@ import io.adaps.util.BoundedWait;
  *       windows, and at least {@value #MIN_LINGER_MILLIS} ms (at most {@value #MAX_LINGER_MILLIS}
  *       ms). Keys used in every other mini-batch (the tail of a skewed distribution), or again
  *       after a pause (an evaluation between epochs), would otherwise be replicated, dropped and
- *       moved over and over, and every new replica stalls its first read for a round; an idle
- *       replica costs only its version in each round (the owner answers UNCHANGED). The home knows
+ *       moved over and over, and every new replica stalls its first read for its fetch; an idle
+ *       replica costs only its version in each round (the owner answers UNCHANGED without copying). The home knows
  *       which nodes have intent and decides with the rule of {@link io.adaps.intent.HomeIntents}
  *       ({@link HomePlacement}): intent on exactly one node: relocate the key there; concurrent
  *       intent on several: replicate it there; none: leave it. It answers with PLACEMENT
