@@ -40,10 +40,14 @@ public final class LocalCluster implements AutoCloseable {
      * compiled methods keep being deoptimized; with tiered compilation each one goes back through
      * C1's profiling tier and is compiled twice more, and on a node with one core the compiler
      * threads then took about as much processor as the training thread's overheads (see
-     * {@code docs/architecture.md}, Decisions). The single node runs with the same flags.
+     * {@code docs/architecture.md}, Decisions). Nor does C2 speculate on loop predicates from
+     * profiles: in a cluster's first epoch those speculations failed over and over (each failure a
+     * recompilation of a large method), and without them the first epoch is a third shorter and
+     * the later ones as fast. A JVM that does not know that flag ignores it. The single node runs
+     * with the same flags.
      */
     public static final List<String> JVM_FLAGS = List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-XX:-TieredCompilation");
+            "-XX:-TieredCompilation", "-XX:+IgnoreUnrecognizedVMOptions", "-XX:-UseProfiledLoopPredicate");
     private static final long KILL_GRACE_SECONDS = 5;
     private static final long PUMP_DRAIN_MILLIS = 5_000;
     private static final long NEVER = Long.MAX_VALUE;
