@@ -45,8 +45,8 @@ import io.adaps.util.BoundedWait;
  *       ms). Keys used in every other mini-batch (the tail of a skewed distribution), or again
  *       after a pause (an evaluation between epochs), would otherwise be replicated, dropped and
  *       moved over and over, and every new replica stalls its first read for its fetch; an idle
- *       replica costs only its version in each round (the owner answers UNCHANGED without copying). The home knows
- *       which nodes have intent and decides with the rule of {@link io.adaps.intent.HomeIntents}
+ *       replica costs only its version in each round (the owner answers UNCHANGED without
+ *       copying). The home knows which nodes have intent and decides with the rule of {@link io.adaps.intent.HomeIntents}
  *       ({@link HomePlacement}): intent on exactly one node: relocate the key there; concurrent
  *       intent on several: replicate it there; none: leave it. It answers with PLACEMENT
  *       messages, which the manager carries out ({@link PlacementAgent}).</li>

@@ -37,8 +37,9 @@ import io.adaps.api.UpdateRule;
  * zero it, {@code base = value}; a clean slot, like most replicas of rarely used keys in a
  * round, skips this without taking the lock), send the delta to the owner, and when the owner
  * answers with its fresh value (which includes that delta), {@link #refresh}:
- * {@code value = fresh + (value - base)}, {@code base = fresh}. The difference {@code value - base} is what local pushes did since
- * the snapshot; it survives the refresh, and is in the next delta. Every operation changes a
+ * {@code value = fresh + (value - base)}, {@code base = fresh}. The difference
+ * {@code value - base} is what local pushes did since the snapshot; it survives the refresh, and
+ * is in the next delta. Every operation changes a
  * slot only under its write lock after checking the tag, so pushes, snapshots, refreshes and the
  * replica's removal are atomic with respect to each other and to never-torn reads.
  */

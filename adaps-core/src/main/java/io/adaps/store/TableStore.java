@@ -419,12 +419,17 @@ public final class TableStore {
         int entry = (int) INDEX.getAcquire(index, r);
         if (entry >= 0) {
             int sequence = owned.sequence(entry);
-            if ((sequence & 1) == 0 && ((long) stamps[entry] << 32 | (sequence & Integer.MAX_VALUE)) == knownVersion
+            if ((sequence & 1) == 0 && version(entry, sequence & Integer.MAX_VALUE) == knownVersion
                     && owned.tagged(entry, r)) {
                 return knownVersion;
             }
         }
         return readOwned(row, dst, dstOffset, spec.valueLength());
+    }
+
+    /** The version of the owned row in slot {@code slot} at (even, non-negative) sequence number {@code sequence}. */
+    private long version(int slot, int sequence) {
+        return (long) stamps[slot] << 32 | sequence;
     }
 
     /**
@@ -449,7 +454,7 @@ public final class TableStore {
         for (int entry = (int) INDEX.getAcquire(index, r), seen = ABSENT; entry >= 0 && entry != seen; ) {
             int sequence = owned.updateAndRead(entry, r, rule, delta, deltaOffset, dst, dstOffset);
             if (sequence >= 0) {
-                return (long) stamps[entry] << 32 | sequence;
+                return version(entry, sequence);
             }
             seen = entry;
             entry = (int) INDEX.getAcquire(index, r);
@@ -491,7 +496,7 @@ public final class TableStore {
         for (int entry = (int) INDEX.getAcquire(index, r), seen = ABSENT; entry >= 0 && entry != seen; ) {
             int sequence = owned.readVersioned(entry, r, dst, dstOffset, length);
             if (sequence >= 0) {
-                return (long) stamps[entry] << 32 | sequence;
+                return version(entry, sequence);
             }
             seen = entry;
             entry = (int) INDEX.getAcquire(index, r);

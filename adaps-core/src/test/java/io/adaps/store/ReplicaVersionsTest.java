@@ -125,14 +125,16 @@ class ReplicaVersionsTest {
         long pushed = store.pullOwnedIfChanged(7, known, answer, 0);
         assertThat(pushed).isNotEqualTo(known).isEqualTo(store.ownedVersion(7));
         assertThat(answer).containsExactly(4f, 5f);
-        assertThat(store.pullOwnedIfChanged(7, -1, answer, 0)).as("a replica that never had a version").isEqualTo(pushed);
+        assertThat(store.pullOwnedIfChanged(7, -1, answer, 0)).as("a replica that never had a version")
+                .isEqualTo(pushed);
 
         float[] slot = new float[2];
         store.takeOut(7, slot, 0);
         assertThat(store.pullOwnedIfChanged(7, pushed, answer, 0)).as("not owned").isEqualTo(-1);
         store.install(7, SlotKind.OWNED, slot, 0);
         Arrays.fill(answer, -1f);
-        assertThat(store.pullOwnedIfChanged(7, pushed, answer, 0)).as("installed again: a new version").isNotIn(pushed, -1L);
+        assertThat(store.pullOwnedIfChanged(7, pushed, answer, 0)).as("installed again: a new version")
+                .isNotIn(pushed, -1L);
         assertThat(answer).containsExactly(4f, 5f);
     }
 
