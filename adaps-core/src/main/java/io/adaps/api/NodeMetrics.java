@@ -228,10 +228,10 @@ public final class NodeMetrics {
                 locationMisses()));
         if (!replication.equals(ReplicationMetrics.NONE)) {
             text.append(String.format("%n  replicas held %d, created %d, dropped %d; %d sync rounds sent %.1f MiB of deltas; "
-                            + "%d relocations asked for by the manager; action window %d clocks",
+                            + "%d relocations asked for by the manager, %d keys left in place; action window %d clocks",
                     replication.replicasHeld(), replication.replicasCreated(), replication.replicasDropped(),
                     replication.syncRounds(), replication.syncDeltaBytes() / 1048576.0, replication.managedRelocations(),
-                    replication.actionWindowClocks()));
+                    replication.keysLeftInPlace(), replication.actionWindowClocks()));
         }
         if (sampling.samples() > 0) {
             text.append(String.format("%n  sampling %s: %d samples, %d rows drawn, %d pulled (%.1f%% local at pull); "

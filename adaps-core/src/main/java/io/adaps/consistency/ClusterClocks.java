@@ -80,6 +80,7 @@ public final class ClusterClocks {
     private final long[][] closedReads;
     private final long[] closedReplicaWaits;
     private long closedClockWaits;
+    private long closedTicks;
 
     public ClusterClocks(NodeContext context) {
         this.self = context.nodeId();
@@ -193,6 +194,7 @@ public final class ClusterClocks {
             closedReplicaWaits[t] += clock.replicaWaitNanos(t);
         }
         closedClockWaits += clock.clockWaitNanos();
+        closedTicks += clock.clock;
         update();
     }
 
@@ -335,6 +337,15 @@ public final class ClusterClocks {
         }
         for (WorkerClock w : unclocked) {
             sum += w.replicaWaitNanos(table);
+        }
+        return sum;
+    }
+
+    /** The clock ticks of this node's workers so far, open and closed: the sum of their clocks. */
+    public synchronized long ticks() {
+        long sum = closedTicks;
+        for (WorkerClock w : open) {
+            sum += w.clock;
         }
         return sum;
     }

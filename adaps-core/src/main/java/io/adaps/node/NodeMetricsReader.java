@@ -71,7 +71,8 @@ final class NodeMetricsReader {
                 .set(Counter.LOCATION_MISSES, sums[NodeWorker.LOCATION_MISSES])
                 .replication(manager == null ? ReplicationMetrics.NONE : new ReplicationMetrics(manager.replicasHeld(),
                         manager.replicasCreated(), manager.replicasDropped(), manager.syncRounds(), manager.syncDeltaBytes(),
-                        manager.managedRelocations(), manager.windowClocks()))
+                        manager.managedRelocations(), manager.windowClocks(),
+                        manager.keysLeftInPlace()))
                 .sampling(new SamplingMetrics(context.config().sampling(), sums[NodeWorker.SAMPLES],
                         sums[NodeWorker.SAMPLE_ROWS_DRAWN], sums[NodeWorker.SAMPLE_ROWS_PULLED],
                         sums[NodeWorker.SAMPLE_ROWS_LOCAL], sums[NodeWorker.LOCAL_REDRAWS], refills,

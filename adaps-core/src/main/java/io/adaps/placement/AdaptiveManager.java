@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.adaps.api.ClusterException;
+import io.adaps.api.Technique;
 import io.adaps.consistency.ClusterClocks;
 import io.adaps.context.NodeContext;
 import io.adaps.intent.ActionWindow;
@@ -46,7 +47,10 @@ import io.adaps.util.BoundedWait;
  *       after a pause (an evaluation between epochs), would otherwise be replicated, dropped and
  *       moved over and over, and every new replica stalls its first read for its fetch; an idle
  *       replica costs only its version in each round (the owner answers UNCHANGED without
- *       copying). The home knows which nodes have intent and decides with the rule of {@link io.adaps.intent.HomeIntents}
+ *       copying). Keys of tables that this node's workers read in batches, a few calls per
+ *       clock, are not tracked at all: placing them would save at most the round trip of each
+ *       batch and cost every key its relocation or replica ({@link ReadBatching}). The home knows
+ *       which nodes have intent and decides with the rule of {@link io.adaps.intent.HomeIntents}
  *       ({@link HomePlacement}): intent on exactly one node: relocate the key there; concurrent
  *       intent on several: replicate it there; none: leave it. It answers with PLACEMENT
  *       messages, which the manager carries out ({@link PlacementAgent}).</li>
@@ -81,6 +85,7 @@ public final class AdaptiveManager implements AutoCloseable {
 
     private final NodeContext context;
     private final ReplicaSync sync;
+    private final ReadBatching batching;
     private final IntentAgent intents;
     private final PlacementAgent placements;
     private final SyncAgent rounds;
@@ -100,12 +105,14 @@ public final class AdaptiveManager implements AutoCloseable {
         this.context = context;
         IntentTracker tracker = new IntentTracker(IntentAgent.MAX_SIGNALLING_WORKERS);
         ActionWindow window = new ActionWindow(IntentAgent.MAX_SIGNALLING_WORKERS);
+        // Only ADAPTIVE weighs placement against leaving keys be; the other techniques act on every intent.
+        this.batching = context.config().technique() == Technique.ADAPTIVE ? new ReadBatching(context, clocks) : null;
         ActiveKeys active = new ActiveKeys(tracker);
         LongSupplier nextTicket = () -> ++tickets;
         Requester requester = new Requester(context, relocator, CallRegistry.MANAGER);
         calls.register(CallRegistry.MANAGER, requester);
         this.sync = new ReplicaSync(context, clocks, relocator, nextTicket);
-        this.intents = new IntentAgent(context, tracker, window, active, sync);
+        this.intents = new IntentAgent(context, tracker, window, active, sync, batching);
         this.placements = new PlacementAgent(context, relocator, requester, active, sync, inFlight, nextTicket);
         PoolAgent poolAgent = new PoolAgent(context.nodeId(), pools,
                 context.config().technique().signalsIntent() ? active : null);
@@ -261,6 +268,11 @@ public final class AdaptiveManager implements AutoCloseable {
     /** Rows the manager asked to move here. */
     public long managedRelocations() {
         return placements.relocations.sum();
+    }
+
+    /** Keys of intents left where they were, their tables being read in batches (any thread). */
+    public long keysLeftInPlace() {
+        return batching == null ? 0 : batching.keysLeftInPlace();
     }
 
     /** The current action window in clocks (any thread). */

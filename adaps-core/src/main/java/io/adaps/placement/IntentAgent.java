@@ -29,9 +29,10 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  * The manager's intent duty: drains the workers' intent queues into the {@link IntentTracker},
  * advances it by the workers' clocks and the {@link ActionWindow}, lets lingering keys go (their
  * replicas are dropped by the next round) and tells the keys' homes which keys became active and
- * which were let go (INTENT messages, batched per home and table). Also registers and retires the
- * workers that signal intent: a retired worker's intents are dropped and its id and queue are
- * kept for the next worker that gets the id.
+ * which were let go (INTENT messages, batched per home and table). Intents whose keys all belong
+ * to tables read in batches ({@link ReadBatching}) are not tracked at all: their keys stay where
+ * they are. Also registers and retires the workers that signal intent: a retired worker's intents
+ * are dropped and its id and queue are kept for the next worker that gets the id.
  *
  * <p>Manager thread, except {@link #register} and {@link #retire} (worker threads).
  */
@@ -41,7 +42,7 @@ final class IntentAgent implements Agent {
     /** Bytes of each worker's intent queue. */
     private static final int QUEUE_BYTES = 1 << 20;
 
-    /** A worker that signals intent: its queue, clock, and the sink that adds its intents to the tracker. */
+    /** A worker that signals intent: its queue, clock, and the sink that passes its intents to the tracker. */
     private record Signalling(int id, IntentQueue queue, LongSupplier clock, IntentSink sink) {
     }
 
@@ -62,6 +63,7 @@ final class IntentAgent implements Agent {
     private final ActionWindow window;
     private final ActiveKeys active;
     private final ReplicaSync sync;
+    private final ReadBatching batching;
     private final AtomicReferenceArray<IntentQueue> queues = new AtomicReferenceArray<>(MAX_SIGNALLING_WORKERS);
     private final Queue<Signalling> registrations = new ConcurrentLinkedQueue<>();
     private final Queue<Retirement> retirements = new ConcurrentLinkedQueue<>();
@@ -74,7 +76,12 @@ final class IntentAgent implements Agent {
     private final MessageBatcher.Sender sender;
     private volatile long windowClocks;
 
-    IntentAgent(NodeContext context, IntentTracker tracker, ActionWindow window, ActiveKeys active, ReplicaSync sync) {
+    /**
+     * @param batching which tables are read in batches, measured by this duty, or {@code null} if
+     *                 no table's keys are left in place
+     */
+    IntentAgent(NodeContext context, IntentTracker tracker, ActionWindow window, ActiveKeys active, ReplicaSync sync,
+                ReadBatching batching) {
         this.context = context;
         this.clock = context.clock();
         this.technique = context.config().technique();
@@ -82,6 +89,7 @@ final class IntentAgent implements Agent {
         this.window = window;
         this.active = active;
         this.sync = sync;
+        this.batching = batching;
         this.out = new MessageBatcher(context.clusterSize(), context.config().maxMessageBytes());
         this.sender = context.peers()::sendQuietly;
         this.dropIfReplica = key -> {
@@ -108,7 +116,11 @@ final class IntentAgent implements Agent {
             queues.set(id, queue);
         }
         registrations.add(new Signalling(id, queue, clock,
-                (buffer, keysOffset, count, from, to) -> tracker.add(id, buffer, keysOffset, count, from, to)));
+                (buffer, keysOffset, count, from, to) -> {
+                    if (batching == null || !batching.leavesInPlace(buffer, keysOffset, count)) {
+                        tracker.add(id, buffer, keysOffset, count, from, to);
+                    }
+                }));
         return queue;
     }
 
@@ -134,6 +146,9 @@ final class IntentAgent implements Agent {
             clocks[worker.id] = worker.clock.getAsLong();
         }
         window.onClock(now, clocks);
+        if (batching != null) {
+            batching.update(now);
+        }
         windowClocks = window.clocks();
         active.lingerUntil(now + lingerNanos());
         tracker.advance(clocks, windowClocks, active);

@@ -94,6 +94,9 @@ public final class NodeMeterBinder implements MeterBinder {
                 m -> m.replication().syncDeltaBytes());
         counter(registry, "adaps.managed.relocations", "parameters the manager moved here", null,
                 m -> m.replication().managedRelocations());
+        counter(registry, "adaps.keys.left.in.place",
+                "keys the manager left where they were: their tables are read in batches", null,
+                m -> m.replication().keysLeftInPlace());
         for (int peer : peers) {
             bindPeer(registry, peer);
         }

@@ -17,25 +17,28 @@ import picocli.CommandLine;
  * The {@code w2v} application on a cluster of two JVMs, started by {@code launch}, on the first
  * Europarl lines: node 0 (and only node 0) prints a machine-readable line per epoch, and the
  * training and held-out losses fall, whether half of the accesses cross the network (STATIC) or
- * the library places the rows by the intents and the sampling scheme signals intent for the
- * negatives (ADAPTIVE with PRELOCALIZE).
+ * the library decides by the intents (ADAPTIVE with PRELOCALIZE, whose sampling scheme moves the
+ * negatives here): a chunk reads each table in one call per clock, so ADAPTIVE leaves the words'
+ * rows where they are, while the sampling scheme's relocations still happen.
  */
 class W2vClusterIT {
     private static final int EPOCHS = 3;
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void adaptiveWithPrelocalizedSamplesLearnsWithMostAccessesLocal() {
+    void adaptiveWithPrelocalizedSamplesLeavesTheBatchReadRowsInPlaceAndLearns() {
         String output = launch("ADAPTIVE", "PRELOCALIZE");
         assertThat(output).contains("[node 0] training: 2 node(s) x 1 thread(s), chunks of "
                 + ChunkSchedule.DEFAULT_CHUNK_WORDS + " words, intent 2 chunks ahead; technique ADAPTIVE, sampling PRELOCALIZE, "
                 + "consistency essp:4");
         double[] local = assertLearns(output);
-        assertThat(local[EPOCHS]).isGreaterThan(0.8);
+        assertThat(local[EPOCHS]).isGreaterThan(0.35);
         for (int node = 0; node < 2; node++) {
             Matcher metrics = line(output, "\\[node " + node + "] after training, node " + node
                     + ": \\d workers; .* relocated in (\\d+),");
             assertThat(Long.parseLong(metrics.group(1))).as("relocations into node %d", node).isPositive();
+            Matcher left = line(output, "\\[node " + node + "]   replicas held .* (\\d+) keys left in place;");
+            assertThat(Long.parseLong(left.group(1))).as("keys left in place by node %d", node).isPositive();
         }
     }
 

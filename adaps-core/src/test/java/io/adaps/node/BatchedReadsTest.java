@@ -1,0 +1,120 @@
+package io.adaps.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+
+import io.adaps.api.AdaPS;
+import io.adaps.api.Table;
+import io.adaps.api.TableSpec;
+import io.adaps.api.TableView;
+import io.adaps.api.Technique;
+import io.adaps.api.Worker;
+import io.adaps.cluster.ClusterFixture;
+import io.adaps.cluster.TestCluster;
+import io.adaps.store.SlotKind;
+import io.adaps.testing.Await;
+
+/**
+ * The adaptive manager leaves the keys of a table where they are while its node's workers read the
+ * table in a few calls per clock (placing them would save at most a round trip per call), and
+ * places them as intended while the workers read it in many.
+ */
+class BatchedReadsTest {
+    private static final int ROWS = 200;
+    /** Rows 0..99 are homed at node 0; node 1 intends and reads them. */
+    private static final int HOMED_AT_0 = 100;
+    private static final int PER_CLOCK = 5;
+    private static final Duration WITHIN = Duration.ofSeconds(20);
+
+    /** What node 1's worker does, on a 2-node ADAPTIVE cluster with table {@code t} of {@value #ROWS} rows. */
+    private interface Scenario {
+        void run(TestCluster cluster, AdaPS user, Table table, Worker worker, TableView view) throws Exception;
+    }
+
+    private static void onNodeOne(Scenario scenario) throws Exception {
+        try (TestCluster cluster = ClusterFixture.inJvm().cluster(2,
+                b -> b.table(TableSpec.of("t", ROWS, 2)).technique(Technique.ADAPTIVE))) {
+            AdaPS user = cluster.node(1);
+            try (Worker worker = user.worker()) {
+                scenario.run(cluster, user, user.table("t"), worker, worker.table("t"));
+            }
+        }
+    }
+
+    @Test
+    void keysOfATableReadOncePerClockStayAtTheirHome() throws Exception {
+        onNodeOne((cluster, user, table, worker, view) -> {
+            long clock = 0;
+            // Rows 0..49 over and over, one pull per clock, until the manager has measured the rate.
+            long deadline = System.nanoTime() + WITHIN.toNanos();
+            while (user.metrics().replication().keysLeftInPlace() == 0) {
+                assertThat(System.nanoTime()).as("keys left in place within %s", WITHIN).isLessThan(deadline);
+                clock = readingClock(worker, view, rows(clock % 10 * PER_CLOCK), 1, clock);
+            }
+            long relocations = user.metrics().replication().managedRelocations();
+            long replicas = user.metrics().replication().replicasCreated();
+            // Rows 50..99, new to the manager, intended and read once per clock: they stay at node 0.
+            for (int i = 0; i < 10; i++) {
+                clock = readingClock(worker, view, rows(50 + i * PER_CLOCK), 1, clock);
+            }
+            Thread.sleep(200); // time enough for placements, had there been any
+            for (long row = 50; row < HOMED_AT_0; row++) {
+                assertThat(Internals.kindOf(user, table, row)).as("row %d at node 1", row).isNull();
+                assertThat(Internals.kindOf(cluster.node(0), table, row)).as("row %d at node 0", row)
+                        .isEqualTo(SlotKind.OWNED);
+            }
+            assertThat(user.metrics().replication().managedRelocations()).isEqualTo(relocations);
+            assertThat(user.metrics().replication().replicasCreated()).isEqualTo(replicas);
+        });
+    }
+
+    @Test
+    void keysOfATableReadInManyCallsPerClockAreRelocatedWhereIntended() throws Exception {
+        onNodeOne((cluster, user, table, worker, view) -> {
+            long clock = 0;
+            long deadline = System.nanoTime() + WITHIN.toNanos();
+            long[] used = rows(0);
+            // The same rows every clock, each read in a call of its own, 4 times: 20 calls per clock.
+            while (!Arrays.stream(used).allMatch(row -> Internals.kindOf(user, table, row) == SlotKind.OWNED)) {
+                assertThat(System.nanoTime()).as("rows relocated within %s", WITHIN).isLessThan(deadline);
+                clock = readingClock(worker, view, used, 4 * PER_CLOCK, clock);
+            }
+            long measured = System.nanoTime() + Duration.ofMillis(500).toNanos(); // a few measurements
+            while (System.nanoTime() - measured < 0) {
+                clock = readingClock(worker, view, used, 4 * PER_CLOCK, clock);
+            }
+            assertThat(user.metrics().replication().keysLeftInPlace()).isZero();
+        });
+    }
+
+    /**
+     * One clock of a worker that intends {@code rows} for this clock and reads them in
+     * {@code calls} pull calls (one call for all when 1, else one row per call, round robin);
+     * returns the next clock.
+     */
+    private static long readingClock(Worker worker, TableView view, long[] rows, int calls, long clock)
+            throws InterruptedException {
+        view.intent(rows, clock, clock + 1);
+        float[] values = new float[rows.length * 2];
+        if (calls == 1) {
+            view.pull(rows, values);
+        } else {
+            for (int i = 0; i < calls; i++) {
+                view.pull(rows[i % rows.length], values, 0);
+            }
+        }
+        Thread.sleep(2);
+        worker.advanceClock();
+        return clock + 1;
+    }
+
+    private static long[] rows(long from) {
+        long[] rows = new long[PER_CLOCK];
+        Arrays.setAll(rows, i -> from + i);
+        return rows;
+    }
+}
