@@ -126,6 +126,9 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     private long boundaryTicket;
     /** The oldest clock the rows of the current pull are known to reflect (see {@link #pullHere}). */
     private long readTag;
+    /** Per table, the number of the last read by global keys that counted it; see {@link #countRead}. */
+    private final long[] readCountedAt;
+    private long countedReads;
     private long ticketsIssued;
     // Hot counters are plain fields (one load and store per call); the rare ones sit in an array.
     private long localPulls;
@@ -144,6 +147,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         this.registry = registry;
         this.keys = context.keys();
         this.stores = new TableStore[context.tables().size()];
+        this.readCountedAt = new long[context.tables().size()];
         for (Table table : context.tables()) {
             stores[table.id()] = context.store(table.id());
         }
@@ -419,14 +423,27 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     }
 
     /**
-     * Counts a pull of {@code idCount} rows (of {@code table}, or of the first id's table) as one
-     * read whose values reflect the clocks before the least of {@code watermark} (owned and remote
-     * rows) and {@link #readTag} (replicas).
+     * Counts a pull of {@code idCount} rows as one read of {@code table}, or, by global keys, as one
+     * read of each table its keys belong to (the adaptive manager judges each table by its reads
+     * per clock), whose values reflect the clocks before the least of {@code watermark} (owned and
+     * remote rows) and {@link #readTag} (replicas).
      */
     private void countRead(Operation op, Table table, long[] ids, int idOffset, int idCount, long watermark) {
-        if (op == Operation.PULL && idCount > 0) {
-            Table counted = table != null ? table : keys.tableOf(ids[idOffset]);
-            clockCell.countRead(counted.id(), Math.min(watermark, readTag));
+        if (op != Operation.PULL || idCount == 0) {
+            return;
+        }
+        long reflects = Math.min(watermark, readTag);
+        if (table != null) {
+            clockCell.countRead(table.id(), reflects);
+            return;
+        }
+        countedReads++;
+        for (int i = idOffset; i < idOffset + idCount; i++) {
+            int t = keys.tableOf(ids[i]).id();
+            if (readCountedAt[t] != countedReads) {
+                readCountedAt[t] = countedReads;
+                clockCell.countRead(t, reflects);
+            }
         }
     }
 

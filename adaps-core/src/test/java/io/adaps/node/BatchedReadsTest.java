@@ -30,14 +30,18 @@ class BatchedReadsTest {
     private static final int PER_CLOCK = 5;
     private static final Duration WITHIN = Duration.ofSeconds(20);
 
-    /** What node 1's worker does, on a 2-node ADAPTIVE cluster with table {@code t} of {@value #ROWS} rows. */
+    /**
+     * What node 1's worker does, on a 2-node ADAPTIVE cluster with tables {@code t} and {@code u} of
+     * {@value #ROWS} rows each.
+     */
     private interface Scenario {
         void run(TestCluster cluster, AdaPS user, Table table, Worker worker, TableView view) throws Exception;
     }
 
     private static void onNodeOne(Scenario scenario) throws Exception {
         try (TestCluster cluster = ClusterFixture.inJvm().cluster(2,
-                b -> b.table(TableSpec.of("t", ROWS, 2)).technique(Technique.ADAPTIVE))) {
+                b -> b.table(TableSpec.of("t", ROWS, 2)).table(TableSpec.of("u", ROWS, 2))
+                        .technique(Technique.ADAPTIVE))) {
             AdaPS user = cluster.node(1);
             try (Worker worker = user.worker()) {
                 scenario.run(cluster, user, user.table("t"), worker, worker.table("t"));
@@ -86,6 +90,38 @@ class BatchedReadsTest {
             long measured = System.nanoTime() + Duration.ofMillis(500).toNanos(); // a few measurements
             while (System.nanoTime() - measured < 0) {
                 clock = readingClock(worker, view, used, 4 * PER_CLOCK, clock);
+            }
+            assertThat(user.metrics().replication().keysLeftInPlace()).isZero();
+        });
+    }
+
+    @Test
+    void readsByGlobalKeysCountForEveryTableTheyTouch() throws Exception {
+        onNodeOne((cluster, user, table, worker, view) -> {
+            Table other = user.table("u");
+            TableView otherView = worker.table("u");
+            long[] used = rows(0);
+            long[] both = new long[2];
+            float[] values = new float[4];
+            long deadline = System.nanoTime() + WITHIN.toNanos();
+            long measured = Long.MAX_VALUE;
+            // Intents per table, reads by global keys of both tables at once, 20 calls per clock:
+            // "u" is read as often as "t", though it is never a call's first key.
+            for (long clock = 0; System.nanoTime() - measured < 0; clock++) {
+                assertThat(System.nanoTime()).as("rows of u relocated within %s", WITHIN).isLessThan(deadline);
+                view.intent(used, clock, clock + 1);
+                otherView.intent(used, clock, clock + 1);
+                for (int i = 0; i < 4 * PER_CLOCK; i++) {
+                    both[0] = table.firstKey() + used[i % PER_CLOCK];
+                    both[1] = other.firstKey() + used[i % PER_CLOCK];
+                    worker.pull(both, values);
+                }
+                Thread.sleep(2);
+                worker.advanceClock();
+                if (measured == Long.MAX_VALUE
+                        && Arrays.stream(used).allMatch(row -> Internals.kindOf(user, other, row) == SlotKind.OWNED)) {
+                    measured = System.nanoTime() + Duration.ofMillis(500).toNanos(); // a few measurements more
+                }
             }
             assertThat(user.metrics().replication().keysLeftInPlace()).isZero();
         });
