@@ -6,11 +6,10 @@ import java.util.Arrays;
  * What the reads of one table saw under its {@link Consistency} model, and what the bound cost.
  * A read is one pull call (by global keys: one of each table among its keys); its staleness is
  * the reader's clock minus the clock its values are known to reflect: the cluster's watermark for
- * rows owned here or read from their owner (every
- * update of earlier clocks had reached its owner), a replica's tag for replicas (the watermark
- * when the round that last refreshed it started). So a read at clock {@code c} of staleness
- * {@code k} reflects every update of the clocks before {@code c - k}; under {@code ssp(s)},
- * {@code k <= s}.
+ * rows owned here or read from their owner (every update of earlier clocks had reached its owner),
+ * a replica's tag for replicas (the watermark when the round that last refreshed it started). So
+ * a read at clock {@code c} of staleness {@code k} reflects every update of the clocks before
+ * {@code c - k}; under {@code ssp(s)}, {@code k <= s}.
  *
  * @param table            the table's name
  * @param consistency      its model
