@@ -24,18 +24,26 @@ abstract class AbstractAccess implements ParameterAccess {
     /** The worker that executes this handle's operations. */
     abstract NodeWorker owner();
 
+    /** Runs a synchronous operation: executes it, then waits for its remote part. */
+    private void executeAndWait(Operation op, long[] ids, int idOffset, int idCount, float[] buffer, int bufferOffset,
+                                boolean exactLength) {
+        NodeWorker worker = owner();
+        worker.awaitCall(worker.execute(op, table, ids, idOffset, idCount, buffer, bufferOffset, exactLength,
+                NodeWorker.TICKET_IF_REMOTE));
+    }
+
     static int lengthOf(long[] ids) {
         return ids == null ? 0 : ids.length;
     }
 
     @Override
     public void pull(long[] ids, float[] dst) {
-        owner().execute(Operation.PULL, table, ids, 0, lengthOf(ids), dst, 0, true, false);
+        executeAndWait(Operation.PULL, ids, 0, lengthOf(ids), dst, 0, true);
     }
 
     @Override
     public void pull(long[] ids, int idOffset, int idCount, float[] dst, int dstOffset) {
-        owner().execute(Operation.PULL, table, ids, idOffset, idCount, dst, dstOffset, false, false);
+        executeAndWait(Operation.PULL, ids, idOffset, idCount, dst, dstOffset, false);
     }
 
     @Override
@@ -45,12 +53,12 @@ abstract class AbstractAccess implements ParameterAccess {
 
     @Override
     public void push(long[] ids, float[] updates) {
-        owner().execute(Operation.PUSH, table, ids, 0, lengthOf(ids), updates, 0, true, false);
+        executeAndWait(Operation.PUSH, ids, 0, lengthOf(ids), updates, 0, true);
     }
 
     @Override
     public void push(long[] ids, int idOffset, int idCount, float[] updates, int updatesOffset) {
-        owner().execute(Operation.PUSH, table, ids, idOffset, idCount, updates, updatesOffset, false, false);
+        executeAndWait(Operation.PUSH, ids, idOffset, idCount, updates, updatesOffset, false);
     }
 
     @Override
@@ -60,12 +68,12 @@ abstract class AbstractAccess implements ParameterAccess {
 
     @Override
     public void set(long[] ids, float[] values) {
-        owner().execute(Operation.SET, table, ids, 0, lengthOf(ids), values, 0, true, false);
+        executeAndWait(Operation.SET, ids, 0, lengthOf(ids), values, 0, true);
     }
 
     @Override
     public void set(long[] ids, int idOffset, int idCount, float[] values, int valuesOffset) {
-        owner().execute(Operation.SET, table, ids, idOffset, idCount, values, valuesOffset, false, false);
+        executeAndWait(Operation.SET, ids, idOffset, idCount, values, valuesOffset, false);
     }
 
     @Override
@@ -75,17 +83,20 @@ abstract class AbstractAccess implements ParameterAccess {
 
     @Override
     public long pullAsync(long[] ids, int idOffset, int idCount, float[] dst, int dstOffset) {
-        return owner().execute(Operation.PULL, table, ids, idOffset, idCount, dst, dstOffset, false, true);
+        return owner().execute(Operation.PULL, table, ids, idOffset, idCount, dst, dstOffset, false,
+                NodeWorker.TICKET_NOW);
     }
 
     @Override
     public long pushAsync(long[] ids, int idOffset, int idCount, float[] updates, int updatesOffset) {
-        return owner().execute(Operation.PUSH, table, ids, idOffset, idCount, updates, updatesOffset, false, true);
+        return owner().execute(Operation.PUSH, table, ids, idOffset, idCount, updates, updatesOffset, false,
+                NodeWorker.TICKET_NOW);
     }
 
     @Override
     public long setAsync(long[] ids, int idOffset, int idCount, float[] values, int valuesOffset) {
-        return owner().execute(Operation.SET, table, ids, idOffset, idCount, values, valuesOffset, false, true);
+        return owner().execute(Operation.SET, table, ids, idOffset, idCount, values, valuesOffset, false,
+                NodeWorker.TICKET_NOW);
     }
 
     @Override

@@ -366,25 +366,37 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         }
     }
 
+    /** {@link #execute}'s {@code ticketNow} for an asynchronous call: it takes its ticket at once. */
+    static final long TICKET_NOW = 1;
+    /** {@link #execute}'s {@code ticketNow} for a synchronous call: a ticket only if it sends rows. */
+    static final long TICKET_IF_REMOTE = 0;
+
     /**
      * Validates a multi-id operation completely, then runs it: each row held here is accessed in
-     * place; the others are collected and sent to where they are, and a synchronous call then
-     * waits for their answers.
+     * place; the others are collected and sent to where they are, under the call's ticket, which
+     * is returned; a synchronous operation then waits for it ({@link #awaitCall}).
      *
      * <p>Whether a row is here is decided once per row, by the access itself (a row can leave at
      * any moment; see {@link TableStore}), so no row is ever both applied here and sent away.
      *
-     * @return the ticket of an asynchronous call, 0 for a synchronous one
+     * <p>An asynchronous call ({@code ticketNow} {@link #TICKET_NOW}) takes its ticket at once; a
+     * synchronous one ({@link #TICKET_IF_REMOTE}) only if it sends rows, as the returned ticket, for
+     * its caller to wait for. Nothing here branches on which it is: C2 compiles this method, with
+     * the store accesses it inlines, from the training threads' asynchronous calls, and a branch
+     * they never took (such as "a synchronous call with remote rows", which an evaluation or a
+     * cluster-wide sum takes after the first epoch) is a trap that throws the compiled code away
+     * for every caller and recompiles it, on a one-core node in the middle of an epoch (issue 13).
      */
     long execute(Operation op, Table table, long[] ids, int idOffset, int idCount, float[] buffer, int bufferOffset,
-                 boolean exactLength, boolean async) {
+                 boolean exactLength, long ticketNow) {
         checkUsable();
         checkNotNull(ids, "ids");
         checkNotNull(buffer, op.buffer);
         checkRange(idOffset, idCount, ids.length, "idOffset", "idCount", "ids");
         long floats = checkIdsAndCountFloats(table, ids, idOffset, idCount);
         checkBuffer(op, buffer, bufferOffset, floats, exactLength);
-        long ticket = async ? ++ticketsIssued : 0;
+        long ticket = ticketsIssued + 1;
+        ticketsIssued += ticketNow;
         if (!cluster) {
             runLocal(op, table, ids, idOffset, idCount, buffer, bufferOffset);
             count(op, idCount);
@@ -414,12 +426,20 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         count(op, local);
         countRead(op, table, ids, idOffset, idCount, watermark);
         if (remote.hasRows()) {
-            RemoteCall call = remote.send(ticket != 0 ? ticket : ++ticketsIssued, buffer, inFlight);
-            if (!async) {
-                remote.await(call);
-            }
+            ticketsIssued = ticket;
+            remote.send(ticket, buffer, inFlight);
         }
         return ticket;
+    }
+
+    /**
+     * Waits for the remote part of the synchronous call that {@link #execute} returned
+     * {@code ticket} for, if it sent one; throws its failure.
+     */
+    void awaitCall(long ticket) {
+        if (requester != null) {
+            requester.awaitTicket(ticket);
+        }
     }
 
     /**
@@ -748,7 +768,8 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         samples.release(handle);
         // execute counts the rows it read here as local pulls: the difference is this sample's.
         long localBefore = localPulls;
-        execute(Operation.PULL, table, keysOut, keysOffset, n, valuesOut, valuesOffset, false, false);
+        awaitCall(execute(Operation.PULL, table, keysOut, keysOffset, n, valuesOut, valuesOffset, false,
+                TICKET_IF_REMOTE));
         counters[SAMPLE_ROWS_PULLED] += n;
         counters[SAMPLE_ROWS_LOCAL] += localPulls - localBefore;
     }
@@ -834,7 +855,9 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     }
 
     private static void checkBuffer(Operation op, float[] buffer, int offset, long floats, boolean exactLength) {
-        if (exactLength ? buffer.length != floats : offset < 0 || offset > buffer.length - floats) {
+        // Without a branch on exactLength (array forms pass offset 0): see execute on traps.
+        long room = buffer.length - (long) offset;
+        if (offset < 0 | room < floats | exactLength & room != floats) {
             throw bufferMismatch(op, buffer, offset, floats, exactLength);
         }
     }

@@ -186,6 +186,30 @@ public abstract class ClusterContract {
         }
     }
 
+    /**
+     * Issue 13: synchronous and asynchronous calls share one compiled path, so a synchronous call
+     * takes a ticket only when it sends rows, and asynchronous calls keep numbering their tickets
+     * one by one, whatever synchronous calls come between.
+     */
+    @Test
+    void synchronousCallsTakeATicketOnlyWhenTheySendRowsIssue13() throws Exception {
+        try (TestCluster cluster = cluster(2, Partitioning.RANGE, TableSpec.of("t", 4, 2))) {
+            cluster.node(1).worker().set(new long[] {3}, new float[] {5f, 6f});
+            Worker worker = cluster.node(0).worker();
+            float[] value = new float[2];
+            assertThat(worker.pullAsync(new long[] {0}, 0, 1, value, 0)).isEqualTo(1);
+            worker.pull(new long[] {1}, value);
+            assertThat(worker.pushAsync(new long[] {3}, 0, 1, new float[] {1f, 1f}, 0)).isEqualTo(2);
+            worker.pull(new long[] {3}, value);
+            assertThat(value).containsExactly(6f, 7f);
+            long next = worker.pullAsync(new long[] {2, 3}, 0, 2, new float[4], 0);
+            assertThat(next).isEqualTo(4);
+            worker.waitFor(next);
+            assertThatThrownBy(() -> worker.waitFor(5)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("ticket=5 (expected 1..4");
+        }
+    }
+
     @Test
     void barriersHoldEveryNodeUntilAllArrive() throws Exception {
         try (TestCluster cluster = cluster(3, Partitioning.RANGE, TableSpec.of("t", 3, 1))) {
