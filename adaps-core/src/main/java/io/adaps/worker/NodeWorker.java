@@ -64,6 +64,10 @@ public final class NodeWorker extends AbstractAccess implements Worker {
      * node's store), so it is never stale, and the watermark need not be read.
      */
     private static final long ONE_NODE = Long.MAX_VALUE;
+    /** {@link #execute}'s {@code ticketNow} for an asynchronous call: it takes its ticket at once. */
+    static final long TICKET_NOW = 1;
+    /** {@link #execute}'s {@code ticketNow} for a synchronous call: a ticket only if it sends rows. */
+    static final long TICKET_IF_REMOTE = 0;
     /** Indexes of {@link #addCounters}. */
     public static final int LOCAL_PULLS = 0;
     public static final int LOCAL_PUSHES = 1;
@@ -365,11 +369,6 @@ public final class NodeWorker extends AbstractAccess implements Worker {
             registry.release(this, ticketsIssued, clock);
         }
     }
-
-    /** {@link #execute}'s {@code ticketNow} for an asynchronous call: it takes its ticket at once. */
-    static final long TICKET_NOW = 1;
-    /** {@link #execute}'s {@code ticketNow} for a synchronous call: a ticket only if it sends rows. */
-    static final long TICKET_IF_REMOTE = 0;
 
     /**
      * Validates a multi-id operation completely, then runs it: each row held here is accessed in
