@@ -7,12 +7,24 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
 class LocalClusterTest {
+    /** The script runs the examples outside the launcher (a single node, the launcher itself): same JVM flags. */
+    @Test
+    void theExampleScriptPassesEveryNodeJvmFlag() throws IOException {
+        Path script = Path.of("..", "bin", "adaps-example");
+        String command = Files.readString(script, StandardCharsets.UTF_8).replace("\\\n", " ");
+        String exec = command.lines().filter(line -> line.startsWith("exec java ")).findFirst().orElseThrow();
+        assertThat(List.of(exec.split("\\s+"))).containsAll(LocalCluster.JVM_FLAGS);
+    }
+
     @Test
     void freePortsAreDistinctAndBindable() throws IOException {
         List<Integer> ports = LocalCluster.freePorts(4);
