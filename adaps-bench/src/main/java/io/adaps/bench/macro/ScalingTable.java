@@ -11,7 +11,8 @@ import java.util.OptionalDouble;
 /**
  * The Markdown table of how one workload scales: one row per configuration on each node count,
  * the single node first, with the speed-up over the single node ({@link SpeedUp#of}: its mean
- * epoch time over the row's), the quality after the last epoch and how far it is from the single
+ * epoch time over the row's), the first epoch's time over that mean (the JIT's warm-up and the
+ * placement's first moves, which the mean leaves out), the quality after the last epoch and how far it is from the single
  * node's, and what node 0 sent in the timed epochs ({@link RunOutcome#firstTimedEpoch()} to the
  * last): MiB per epoch, and bytes per training entry of its share (the cluster's entries over the
  * nodes), which says how much a technique sends for the work it does, whatever the epoch's size.
@@ -32,11 +33,12 @@ final class ScalingTable {
      */
     static String markdown(Workload workload, List<RepeatedRuns> repeated, Optional<RunOutcome> baseline) {
         boolean spread = RepeatedRuns.anyRepeated(repeated);
-        StringBuilder table = new StringBuilder("| configuration | mean epoch time (s) | speed-up over 1 node | ")
+        StringBuilder table = new StringBuilder("| configuration | mean epoch time (s) | speed-up over 1 node "
+                + "| first epoch over the mean | ")
                 .append(workload.qualityLabel()).append(" after E | vs. 1 node | MiB sent per epoch (node 0) "
                         + "| bytes sent per entry (node 0) |")
                 .append(spread ? " range over the runs |" : "")
-                .append("\n|---").append("|---:".repeat(6)).append(spread ? "|---" : "").append("|\n");
+                .append("\n|---").append("|---:".repeat(7)).append(spread ? "|---" : "").append("|\n");
         Optional<RunOutcome> reference = baseline.filter(run -> run.failure() == null);
         for (RepeatedRuns group : repeated) {
             RunOutcome run = group.representative();
@@ -44,12 +46,13 @@ final class ScalingTable {
             table.append("| ").append(run.config().configuration()).append(" | ");
             String failure = run.failure();
             if (failure != null) {
-                table.append(failure).append((" | " + NONE).repeat(5)).append(" |").append(rangeCell).append('\n');
+                table.append(failure).append((" | " + NONE).repeat(6)).append(" |").append(rangeCell).append('\n');
                 continue;
             }
             OptionalDouble mean = run.meanEpochSeconds();
             OptionalDouble speedUp = reference.map(ref -> SpeedUp.of(run, ref)).orElse(OptionalDouble.empty());
             table.append(cell(mean, "%.2f")).append(" | ").append(cell(speedUp, "%.2fx")).append(" | ")
+                    .append(cell(firstOverMean(run), "%.2fx")).append(" | ")
                     .append(quality(run)).append(" | ")
                     .append(cell(reference.map(ref -> relativeQuality(run, ref)).orElse(OptionalDouble.empty()),
                             "%+.1f%%"))
@@ -63,6 +66,14 @@ final class ScalingTable {
     private static OptionalDouble relativeQuality(RunOutcome run, RunOutcome reference) {
         double relative = 100 * (run.quality() - reference.quality()) / reference.quality();
         return Double.isFinite(relative) ? OptionalDouble.of(relative) : OptionalDouble.empty();
+    }
+
+    /** The first epoch's time over the mean of the timed ones; empty for a run of one epoch. */
+    private static OptionalDouble firstOverMean(RunOutcome run) {
+        OptionalDouble mean = run.meanEpochSeconds();
+        Optional<EpochResult> first = run.result(1);
+        return run.firstTimedEpoch() > 1 && first.isPresent() && mean.isPresent() && mean.getAsDouble() > 0
+                ? OptionalDouble.of(first.get().seconds() / mean.getAsDouble()) : OptionalDouble.empty();
     }
 
     /** MiB node 0 sent per timed epoch; empty without the RESULT lines to tell. */
