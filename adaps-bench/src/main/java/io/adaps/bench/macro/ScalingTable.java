@@ -12,10 +12,11 @@ import java.util.OptionalDouble;
  * The Markdown table of how one workload scales: one row per configuration on each node count,
  * the single node first, with the speed-up over the single node ({@link SpeedUp#of}: its mean
  * epoch time over the row's), the first epoch's time over that mean (the JIT's warm-up and the
- * placement's first moves, which the mean leaves out), the quality after the last epoch and how far it is from the single
- * node's, and what node 0 sent in the timed epochs ({@link RunOutcome#firstTimedEpoch()} to the
- * last): MiB per epoch, and bytes per training entry of its share (the cluster's entries over the
- * nodes), which says how much a technique sends for the work it does, whatever the epoch's size.
+ * placement's first moves, which the mean leaves out), the quality after the last epoch and how
+ * far it is from the single node's, and what node 0 sent in the timed epochs
+ * ({@link RunOutcome#firstTimedEpoch()} to the last): MiB per epoch, and bytes per training entry
+ * of its share (the cluster's entries over the nodes), which says how much a technique sends for
+ * the work it does, whatever the epoch's size.
  *
  * <p>The speed-up is over the single node, not over {@code STATIC} as in the {@linkplain
  * ComparisonTable technique comparison}: on pinned cores that is what adding nodes gains. Failed
