@@ -12,7 +12,7 @@ import java.util.List;
  * of reference that a cluster sharing this machine's cores should approach. A configuration that
  * ran several times is represented by one of its runs ({@link RepeatedRuns}).
  *
- * @param workload        the workload compared
+ * @param subject         the workload compared, and the label of its data
  * @param nodeCounts      the clusters' node counts, in order
  * @param epochs          epochs per run
  * @param repeats         runs per configuration
@@ -21,7 +21,7 @@ import java.util.List;
  * @param pinCores        whether each node's JVM ran on a processor of its own ({@code --pin-cores})
  * @param extraArgs       the further flags given to the workload's runs
  */
-record ComparisonReport(Workload workload, List<Integer> nodeCounts, int epochs, int repeats, int processors,
+record ComparisonReport(ReportSubject subject, List<Integer> nodeCounts, int epochs, int repeats, int processors,
                         int baselineThreads, boolean pinCores, List<String> extraArgs) {
     /**
      * The Markdown of the workload's runs among {@code outcomes}, ending with a newline; writes the
@@ -29,28 +29,29 @@ record ComparisonReport(Workload workload, List<Integer> nodeCounts, int epochs,
      * relative to the page).
      */
     String markdown(List<RunOutcome> outcomes, Path imageDir, String imageLink) throws IOException {
+        Workload workload = subject.workload();
         StringBuilder report = new StringBuilder();
         report.append(introduction()).append("\n\n");
         List<RunOutcome> representatives = RepeatedRuns.representatives(outcomes);
         for (int nodes : nodeCounts) {
-            report.append(Headline.markdown(workload, nodes, representatives));
+            report.append(Headline.markdown(subject, nodes, representatives));
         }
         for (int nodes : nodeCounts) {
             List<RunOutcome> group = group(representatives, workload, nodes);
-            String subject = workload.subcommand() + ", " + nodes + (nodes == 1 ? " node" : " nodes");
-            report.append("\n### ").append(subject).append("\n\n");
+            String heading = subject.heading() + ", " + nodes + (nodes == 1 ? " node" : " nodes");
+            report.append("\n### ").append(heading).append("\n\n");
             report.append(furtherFlags(extraArgs));
             List<RepeatedRuns> repeated = RepeatedRuns.group(group(outcomes, workload, nodes));
             report.append(ComparisonTable.markdown(workload, nodes, repeated)).append('\n');
-            String stem = workload.subcommand() + "-" + nodes + "nodes-";
-            if (ComparisonCharts.epochTimes(subject + ": mean epoch time", group,
+            String stem = subject.fileStem() + "-" + nodes + "nodes-";
+            if (ComparisonCharts.epochTimes(heading + ": mean epoch time", group,
                     imageDir.resolve(stem + "epoch-time.png"))) {
-                report.append("![").append(subject).append(": mean epoch time](").append(imageLink).append('/')
+                report.append("![").append(heading).append(": mean epoch time](").append(imageLink).append('/')
                         .append(stem).append("epoch-time.png)\n");
             }
-            if (ComparisonCharts.qualityOverTime(subject + ": " + workload.qualityLabel() + " over training time",
+            if (ComparisonCharts.qualityOverTime(heading + ": " + workload.qualityLabel() + " over training time",
                     workload, group, imageDir.resolve(stem + "quality.png"))) {
-                report.append("![").append(subject).append(": ").append(workload.qualityLabel())
+                report.append("![").append(heading).append(": ").append(workload.qualityLabel())
                         .append(" over training time](").append(imageLink).append('/').append(stem)
                         .append("quality.png)\n");
             }

@@ -18,24 +18,25 @@ final class Headline {
     private Headline() {
     }
 
-    /** One Markdown list item, ending with a newline. */
-    static String markdown(Workload workload, int nodes, List<RunOutcome> runs) {
+    /** One Markdown list item for {@code subject}'s runs on {@code nodes} nodes, ending with a newline. */
+    static String markdown(ReportSubject subject, int nodes, List<RunOutcome> runs) {
+        Workload workload = subject.workload();
         String headline = SpeedUp.headlineLabel(workload);
         String reference = SpeedUp.referenceLabel(workload);
-        String subject = workload.subcommand() + ", " + nodes + (nodes == 1 ? " node" : " nodes");
+        String heading = subject.heading() + ", " + nodes + (nodes == 1 ? " node" : " nodes");
         Optional<RunOutcome> headlineRun = SpeedUp.headline(runs, workload, nodes);
         Optional<RunOutcome> referenceRun = SpeedUp.reference(runs, workload, nodes);
         if (headlineRun.isEmpty() || referenceRun.isEmpty()) {
-            return "- " + subject + ", " + headline + " against " + reference + ": not measured (no successful "
+            return "- " + heading + ", " + headline + " against " + reference + ": not measured (no successful "
                     + (headlineRun.isEmpty() ? headline : reference) + " run)\n";
         }
         RunOutcome run = headlineRun.get();
         RunOutcome ref = referenceRun.get();
         OptionalDouble speedUp = SpeedUp.of(run, ref);
         if (speedUp.isEmpty()) {
-            return "- " + subject + ", " + headline + " against " + reference + ": not measured (no epoch time)\n";
+            return "- " + heading + ", " + headline + " against " + reference + ": not measured (no epoch time)\n";
         }
-        StringBuilder line = new StringBuilder("- **").append(subject).append(": ").append(headline)
+        StringBuilder line = new StringBuilder("- **").append(heading).append(": ").append(headline)
                 .append(" runs an epoch ").append(format("%.2fx", speedUp.getAsDouble())).append(" as fast as ").append(reference)
                 .append("** (").append(format("%.2f", run.meanEpochSeconds().getAsDouble())).append(" s against ")
                 .append(format("%.2f", ref.meanEpochSeconds().getAsDouble())).append(" s); ")

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * where its kind belongs ({@link Placement}).
  *
  * @param kind      what the region holds, e.g. {@code technique-comparison}
- * @param subject   which one of them, e.g. the workload {@code mf}
+ * @param subject   which one of them, e.g. the workload {@code mf}, or {@code mf:tall} (see {@link ReportSubject})
  * @param placement where a page without the region gets it
  */
 record ReportRegion(String kind, String subject, Placement placement) {
@@ -40,14 +40,17 @@ record ReportRegion(String kind, String subject, Placement placement) {
         TOP
     }
 
-    /** The region of {@code workload}'s technique comparison: {@code technique-comparison:mf}, at the end. */
-    static ReportRegion comparison(Workload workload) {
-        return new ReportRegion("technique-comparison", workload.subcommand(), Placement.END);
+    /**
+     * The region of {@code subject}'s technique comparison: {@code technique-comparison:mf}
+     * ({@code technique-comparison:mf:tall} with a label), at the end.
+     */
+    static ReportRegion comparison(ReportSubject subject) {
+        return new ReportRegion("technique-comparison", subject.regionName(), Placement.END);
     }
 
-    /** The region of {@code workload}'s scaling report: {@code scaling:mf}, at the top. */
-    static ReportRegion scaling(Workload workload) {
-        return new ReportRegion("scaling", workload.subcommand(), Placement.TOP);
+    /** The region of {@code subject}'s scaling report: {@code scaling:mf} ({@code scaling:mf:tall}), at the top. */
+    static ReportRegion scaling(ReportSubject subject) {
+        return new ReportRegion("scaling", subject.regionName(), Placement.TOP);
     }
 
     /** The region's name, which its markers carry: {@code kind:subject}. */

@@ -11,28 +11,29 @@ import java.util.Optional;
  * beside the technique comparison's own region, because it answers the first question about a
  * parameter server: does adding nodes make training faster.
  *
- * @param workload        the workload
+ * @param subject         the workload, and the label of its data
  * @param epochs          epochs per run
  * @param repeats         runs per configuration
  * @param processors      the machine's processors, to which node i is pinned modulo their number
  * @param baselineThreads threads of the single node
  * @param extraArgs       the further flags given to the workload's runs
  */
-record ScalingReport(Workload workload, int epochs, int repeats, int processors, int baselineThreads,
+record ScalingReport(ReportSubject subject, int epochs, int repeats, int processors, int baselineThreads,
                      List<String> extraArgs) {
     /** The Markdown of the workload's runs among {@code outcomes}, ending with a newline. */
     String markdown(List<RunOutcome> outcomes) {
+        Workload workload = subject.workload();
         List<RunOutcome> runs = outcomes.stream().filter(run -> run.config().workload() == workload).toList();
         List<RepeatedRuns> repeated = RepeatedRuns.group(runs);
         List<RunOutcome> representatives = repeated.stream().map(RepeatedRuns::representative).toList();
         Optional<RunOutcome> baseline = representatives.stream().filter(run -> run.config().technique() == null)
                 .findFirst();
         int maxNodes = representatives.stream().mapToInt(run -> run.config().nodes()).max().orElse(1);
-        String subject = workload.subcommand();
-        StringBuilder report = new StringBuilder("### ").append(subject).append(": speed-up over one node\n\n")
+        String heading = subject.heading();
+        StringBuilder report = new StringBuilder("### ").append(heading).append(": speed-up over one node\n\n")
                 .append(introduction(maxNodes)).append("\n\n");
         report.append(ComparisonReport.furtherFlags(extraArgs)).append(ScalingTable.markdown(workload, repeated, baseline))
-                .append("\n#### ").append(subject).append(": where each node's core goes\n\n")
+                .append("\n#### ").append(heading).append(": where each node's core goes\n\n")
                 .append("Per node and epoch, ").append(RunOutcome.timedEpochs(epochs))
                 .append(", in seconds: the training phases' wall time, the processor time of each kind of thread "
                         + "(training, the adaptive manager, the transport, the JIT compilers, the garbage collector, the "

@@ -120,6 +120,13 @@ public final class TechniqueComparison implements Callable<Integer> {
             description = "A further flag for every w2v run, as --mf-arg; repeatable.")
     private List<String> w2vArgs = new ArrayList<>();
 
+    @Option(names = "--label", paramLabel = "NAME", defaultValue = "",
+            description = "Names the data of this comparison's runs (as chosen with --mf-arg or --w2v-arg), e.g. tall "
+                    + "for --mf-arg=--rows=100000: lowercase letters and digits, words joined by dashes. Its regions "
+                    + "are then technique-comparison:W:NAME and scaling:W:NAME, and its headings, charts and logs "
+                    + "carry it, so that comparisons of several data shapes or corpora share a page (default: none).")
+    private String label;
+
     @Option(names = "--repo", paramLabel = "DIR", defaultValue = ".",
             description = "The repository's root, which holds bin/adaps-example (default: the current directory).")
     private Path repo;
@@ -163,18 +170,20 @@ public final class TechniqueComparison implements Callable<Integer> {
         List<RunOutcome> outcomes = new ArrayList<>();
         for (int repeat = 1; repeat <= repeats; repeat++) {
             for (RunConfig run : runs) {
-                String logName = run.logName() + (repeats == 1 ? "" : "-run" + repeat);
+                String logName = (label.isEmpty() ? "" : label + "-") + run.logName()
+                        + (repeats == 1 ? "" : "-run" + repeat);
                 outcomes.add(executor.run(run, epochs, extraArgs.get(run.workload()), logName));
             }
         }
         Path page = out.toAbsolutePath().normalize();
         int processors = Runtime.getRuntime().availableProcessors();
         for (Workload workload : workloads) {
-            ComparisonReport report = new ComparisonReport(workload, nodeCounts, epochs, repeats, processors,
+            ReportSubject subject = new ReportSubject(workload, label);
+            ComparisonReport report = new ComparisonReport(subject, nodeCounts, epochs, repeats, processors,
                     baselineThreads(), pinCores, extraArgs.get(workload));
-            write(ReportRegion.comparison(workload), page, report.markdown(outcomes, page.resolveSibling("img"), "img"));
+            write(ReportRegion.comparison(subject), page, report.markdown(outcomes, page.resolveSibling("img"), "img"));
             if (pinCores) {
-                write(ReportRegion.scaling(workload), page, new ScalingReport(workload, epochs, repeats, processors,
+                write(ReportRegion.scaling(subject), page, new ScalingReport(subject, epochs, repeats, processors,
                         baselineThreads(), extraArgs.get(workload)).markdown(outcomes));
             }
         }
@@ -211,6 +220,8 @@ public final class TechniqueComparison implements Callable<Integer> {
             problem = "--techniques=" + techniques + " (expected distinct techniques)";
         } else if (hasDuplicates(samplings)) {
             problem = "--samplings=" + samplings + " (expected distinct schemes)";
+        } else if (!label.isEmpty() && !ReportSubject.isLabel(label)) {
+            problem = "--label=" + label + " (expected " + ReportSubject.LABEL_EXPECTED + ")";
         } else if (!Files.isExecutable(repo.resolve("bin").resolve("adaps-example"))) {
             problem = "--repo=" + repo + " (expected the repository's root, with an executable bin/adaps-example)";
         } else {
@@ -230,9 +241,10 @@ public final class TechniqueComparison implements Callable<Integer> {
     private String outProblem() throws IOException {
         try {
             for (Workload workload : workloads) {
-                ReportRegion.comparison(workload).check(out);
+                ReportSubject subject = new ReportSubject(workload, label);
+                ReportRegion.comparison(subject).check(out);
                 if (pinCores) {
-                    ReportRegion.scaling(workload).check(out);
+                    ReportRegion.scaling(subject).check(out);
                 }
             }
             return null;

@@ -18,7 +18,7 @@ class HeadlineTest {
                 Runs.w2v(2, 1, STATIC, NAIVE, 9, 6, 6),
                 Runs.w2v(2, 1, ADAPTIVE, NAIVE, 9, 4, 4),
                 Runs.w2v(2, 1, ADAPTIVE, LOCAL, 9, 1.5, 2.5));
-        assertThat(Headline.markdown(Workload.W2V, 2, runs)).isEqualTo("- **w2v, 2 nodes: ADAPTIVE+LOCAL runs an epoch "
+        assertThat(Headline.markdown(ReportSubject.of(Workload.W2V), 2, runs)).isEqualTo("- **w2v, 2 nodes: ADAPTIVE+LOCAL runs an epoch "
                 + "3.00x as fast as STATIC+NAIVE** (2.00 s against 6.00 s); held-out loss after epoch 3: "
                 + "0.1667 against 0.1667. Target: at least 3x, reached (the quality must also be comparable).\n");
     }
@@ -26,7 +26,7 @@ class HeadlineTest {
     @Test
     void belowTheTargetSaysNotReached() {
         List<RunOutcome> runs = List.of(Runs.w2v(2, 1, STATIC, NAIVE, 9, 6), Runs.w2v(2, 1, ADAPTIVE, LOCAL, 9, 2.5));
-        assertThat(Headline.markdown(Workload.W2V, 2, runs)).contains("runs an epoch 2.40x as fast as STATIC+NAIVE")
+        assertThat(Headline.markdown(ReportSubject.of(Workload.W2V), 2, runs)).contains("runs an epoch 2.40x as fast as STATIC+NAIVE")
                 .contains("Target: at least 3x, **not reached**");
     }
 
@@ -37,9 +37,9 @@ class HeadlineTest {
                         new EpochResult(2, 2, 1, 2, 1000, Map.of("rmse", Double.NaN))), List.of());
         List<RunOutcome> runs = List.of(Runs.mf(2, 1, STATIC, 9, 4), Runs.mf(2, 1, ADAPTIVE, 9, 5),
                 Runs.mf(4, 1, STATIC, 9, 5), diverged);
-        assertThat(Headline.markdown(Workload.MF, 2, runs)).isEqualTo("- **mf, 2 nodes: ADAPTIVE runs an epoch 0.80x as "
+        assertThat(Headline.markdown(ReportSubject.of(Workload.MF), 2, runs)).isEqualTo("- **mf, 2 nodes: ADAPTIVE runs an epoch 0.80x as "
                 + "fast as STATIC** (5.00 s against 4.00 s); test RMSE after epoch 2: 0.2500 against 0.2500.\n");
-        assertThat(Headline.markdown(Workload.MF, 4, runs)).isEqualTo("- **mf, 4 nodes: ADAPTIVE runs an epoch 2.50x as "
+        assertThat(Headline.markdown(ReportSubject.of(Workload.MF), 4, runs)).isEqualTo("- **mf, 4 nodes: ADAPTIVE runs an epoch 2.50x as "
                 + "fast as STATIC** (2.00 s against 5.00 s); test RMSE after epoch 2: diverged (NaN) against 0.2500.\n");
     }
 
@@ -47,10 +47,10 @@ class HeadlineTest {
     void aMissingOrFailedRunLeavesTheRatioUnmeasured() {
         RunOutcome failedStatic = new RunOutcome(new RunConfig(Workload.W2V, 2, 1, STATIC, NAIVE), 2, 1, false, null,
                 List.of(), List.of());
-        assertThat(Headline.markdown(Workload.W2V, 2, List.of(failedStatic, Runs.w2v(2, 1, ADAPTIVE, LOCAL, 9, 2))))
+        assertThat(Headline.markdown(ReportSubject.of(Workload.W2V), 2, List.of(failedStatic, Runs.w2v(2, 1, ADAPTIVE, LOCAL, 9, 2))))
                 .isEqualTo("- w2v, 2 nodes, ADAPTIVE+LOCAL against STATIC+NAIVE: not measured "
                         + "(no successful STATIC+NAIVE run)\n");
-        assertThat(Headline.markdown(Workload.MF, 2, List.of(Runs.mf(2, 1, STATIC, 9, 4))))
+        assertThat(Headline.markdown(ReportSubject.of(Workload.MF), 2, List.of(Runs.mf(2, 1, STATIC, 9, 4))))
                 .isEqualTo("- mf, 2 nodes, ADAPTIVE against STATIC: not measured (no successful ADAPTIVE run)\n");
     }
 }

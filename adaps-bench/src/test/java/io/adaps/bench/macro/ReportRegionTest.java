@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReportRegionTest {
-    private static final ReportRegion REGION = ReportRegion.comparison(Workload.MF);
+    private static final ReportRegion REGION = ReportRegion.comparison(ReportSubject.of(Workload.MF));
     private static final String PAGE = "# Benchmarks\n\nHow to run.\n\n## Technique comparison\n\n"
             + "<!-- technique-comparison:mf:begin -->\nold table\n<!-- technique-comparison:mf:end -->\n\n"
             + "## Analysis\n\nWritten by hand.\n";
@@ -88,8 +88,8 @@ class ReportRegionTest {
 
     @Test
     void eachWorkloadHasARegionOfItsOwnThatTheOtherLeavesAlone() {
-        ReportRegion mf = ReportRegion.comparison(Workload.MF);
-        ReportRegion w2v = ReportRegion.comparison(Workload.W2V);
+        ReportRegion mf = ReportRegion.comparison(ReportSubject.of(Workload.MF));
+        ReportRegion w2v = ReportRegion.comparison(ReportSubject.of(Workload.W2V));
         assertThat(mf.begin()).isEqualTo("<!-- technique-comparison:mf:begin -->");
         String page = w2v.replace(mf.replace("# Benchmarks\n", "mf table\n"), "w2v table\n");
         assertThat(mf.replace(page, "new mf table\n")).isEqualTo("# Benchmarks\n\n"
@@ -100,15 +100,15 @@ class ReportRegionTest {
     @Test
     void aScalingRegionGoesUnderTheIntroductionAndTheNextOneAfterIt() {
         String page = "# Benchmarks\n\nHow to read them.\n\n## How to run\n\nText.\n";
-        String once = ReportRegion.scaling(Workload.MF).replace(page, "### mf\n");
+        String once = ReportRegion.scaling(ReportSubject.of(Workload.MF)).replace(page, "### mf\n");
         assertThat(once).isEqualTo("# Benchmarks\n\nHow to read them.\n\n"
                 + "<!-- scaling:mf:begin -->\n### mf\n<!-- scaling:mf:end -->\n\n## How to run\n\nText.\n");
-        String twice = ReportRegion.scaling(Workload.W2V).replace(once, "### w2v\n## a heading in the report\n");
+        String twice = ReportRegion.scaling(ReportSubject.of(Workload.W2V)).replace(once, "### w2v\n## a heading in the report\n");
         assertThat(twice).isEqualTo("# Benchmarks\n\nHow to read them.\n\n"
                 + "<!-- scaling:mf:begin -->\n### mf\n<!-- scaling:mf:end -->\n\n"
                 + "<!-- scaling:w2v:begin -->\n### w2v\n## a heading in the report\n<!-- scaling:w2v:end -->\n\n"
                 + "## How to run\n\nText.\n");
-        assertThat(ReportRegion.scaling(Workload.MF).replace(twice, "### mf again\n"))
+        assertThat(ReportRegion.scaling(ReportSubject.of(Workload.MF)).replace(twice, "### mf again\n"))
                 .as("a region that is there is replaced where it is")
                 .isEqualTo(twice.replace("### mf\n", "### mf again\n"));
     }
@@ -117,18 +117,18 @@ class ReportRegionTest {
     void aScalingRegionGoesAboveTheComparisonsRegionsOfAPageWithoutHeadings() {
         String page = "Intro.\n\n<!-- technique-comparison:mf:begin -->\n### mf, 2 nodes\n"
                 + "<!-- technique-comparison:mf:end -->\n";
-        assertThat(ReportRegion.scaling(Workload.MF).replace(page, "scaling\n")).isEqualTo("Intro.\n\n"
+        assertThat(ReportRegion.scaling(ReportSubject.of(Workload.MF)).replace(page, "scaling\n")).isEqualTo("Intro.\n\n"
                 + "<!-- scaling:mf:begin -->\nscaling\n<!-- scaling:mf:end -->\n\n" + page.substring("Intro.\n\n".length()));
-        assertThat(ReportRegion.scaling(Workload.MF).replace("## Heading first\n", "scaling\n"))
+        assertThat(ReportRegion.scaling(ReportSubject.of(Workload.MF)).replace("## Heading first\n", "scaling\n"))
                 .isEqualTo("<!-- scaling:mf:begin -->\nscaling\n<!-- scaling:mf:end -->\n\n## Heading first\n");
     }
 
     @Test
     void aPageThatIsAllIntroductionGetsTheScalingRegionAppended(@TempDir Path dir) throws IOException {
-        assertThat(ReportRegion.scaling(Workload.W2V).replace("# Notes\n\nNo sections.\n", "scaling\n"))
+        assertThat(ReportRegion.scaling(ReportSubject.of(Workload.W2V)).replace("# Notes\n\nNo sections.\n", "scaling\n"))
                 .isEqualTo("# Notes\n\nNo sections.\n\n<!-- scaling:w2v:begin -->\nscaling\n<!-- scaling:w2v:end -->\n");
         Path missing = dir.resolve("report.md");
-        ReportRegion.scaling(Workload.W2V).write(missing, "scaling\n");
+        ReportRegion.scaling(ReportSubject.of(Workload.W2V)).write(missing, "scaling\n");
         assertThat(Files.readString(missing)).isEqualTo("<!-- scaling:w2v:begin -->\nscaling\n<!-- scaling:w2v:end -->\n");
     }
 }
