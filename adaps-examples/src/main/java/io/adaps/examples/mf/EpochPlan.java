@@ -40,9 +40,10 @@ sealed interface EpochPlan {
      *       uses at once (they would move back and forth), so the schedule avoids that.</li>
      *   <li>{@link Technique#ADAPTIVE}, {@link Technique#REPLICATION_ONLY},
      *       {@link Technique#FULL_REPLICATION}, and any technique but STATIC on a single node:
-     *       {@link IntentHogwild} on the entries of this node's rows, signalling intent ahead of
-     *       use. Each row is used by one node only (ADAPTIVE moves it there), the columns by every
-     *       node (ADAPTIVE replicates those that are used concurrently). On a single node, where
+     *       {@link IntentHogwild} on the entries of this node's rows and its share of the hottest
+     *       rows' entries, signalling intent ahead of use. Each row but the hottest is used by one
+     *       node only (ADAPTIVE moves it there), the hottest rows and the columns by every node
+     *       (ADAPTIVE replicates those that are used concurrently). On a single node, where
      *       everything is local, the intents are harmless.</li>
      * </ul>
      *
@@ -66,7 +67,7 @@ sealed interface EpochPlan {
     }
 
     private static EpochPlan intentHogwild(MfData.Split data, int node, int nodes) {
-        BlockPartition partition = BlockPartition.balanced(data.train(), nodes);
+        BlockPartition partition = BlockPartition.sharingHotRows(data.train(), nodes);
         return new IntentHogwild(partition.shard(data.train(), node), partition.shard(data.test(), node));
     }
 
@@ -89,12 +90,13 @@ sealed interface EpochPlan {
     }
 
     /**
-     * Hogwild on the entries of this node's rows (rows balanced by entries over the nodes, see
-     * {@link BlockPartition#balanced}), in their (shuffled) order, with intent signals: each thread
+     * Hogwild on the entries of this node's rows and its share of the hottest rows' entries (rows
+     * balanced by entries over the nodes, the hottest shared by all, see
+     * {@link BlockPartition#sharingHotRows}), in their (shuffled) order, with intent signals: each thread
      * trains its share in chunks of {@value IntentSchedule#BATCHES_PER_CHUNK} mini-batches, one
      * clock tick per chunk, and signals intent for the rows and columns of its next chunk while it
-     * trains the current one ({@link MfTrainer}'s {@code withIntent}). The test entries are those of
-     * this node's rows too, so that evaluating them reads the row factors where training left them.
+     * trains the current one ({@link MfTrainer}'s {@code withIntent}). The test entries are split the
+     * same way, so that evaluating them reads the row factors where training left them.
      *
      * @param train this node's training entries
      * @param test  this node's test entries
@@ -107,8 +109,8 @@ sealed interface EpochPlan {
 
         @Override
         public String describe() {
-            return "Hogwild on the node's rows with intent signals per chunk of "
-                    + IntentSchedule.BATCHES_PER_CHUNK + " batches";
+            return "Hogwild on the node's rows and its share of the hottest rows, with intent signals per "
+                    + "chunk of " + IntentSchedule.BATCHES_PER_CHUNK + " batches";
         }
     }
 

@@ -66,9 +66,58 @@ class BlockPartitionTest {
     }
 
     @Test
+    void theHottestRowsAreSharedAndTheirEntriesDealtToEveryNode() {
+        MfData data = new SyntheticMatrix(SPEC).sample();
+        BlockPartition partition = BlockPartition.sharingHotRows(data, 3);
+        long[] rowEntries = new long[SPEC.rows()];
+        for (int row : data.rows()) {
+            rowEntries[row]++;
+        }
+        int shared = 0;
+        for (int row = 0; row < SPEC.rows(); row++) {
+            boolean hot = rowEntries[row] > BlockPartition.HOT_ROW_SHARE * data.size();
+            assertThat(partition.nodeOfRow(row) == BlockPartition.SHARED).as("row %d", row).isEqualTo(hot);
+            shared += hot ? 1 : 0;
+        }
+        // Zipf 1.1 over 300 rows: the hottest holds about a sixth of the entries.
+        assertThat(shared).isBetween(5, 40);
+        long[] sharedEntries = new long[3];
+        int total = 0;
+        for (int node = 0; node < 3; node++) {
+            MfData shard = partition.shard(data, node);
+            total += shard.size();
+            // The other rows are balanced as before, over the entries of the rows kept whole.
+            assertThat(shard.size()).isBetween(9_850, 10_150);
+            for (int row : shard.rows()) {
+                sharedEntries[node] += partition.nodeOfRow(row) == BlockPartition.SHARED ? 1 : 0;
+            }
+            for (long row : partition.rowsOf(node)) {
+                assertThat(partition.nodeOfRow((int) row)).isEqualTo(node);
+            }
+        }
+        assertThat(total).isEqualTo(data.size());
+        // Entry i of a shared row goes to node i mod 3: a third each, to within one per row.
+        long all = sharedEntries[0] + sharedEntries[1] + sharedEntries[2];
+        for (long entries : sharedEntries) {
+            assertThat(entries).isBetween(all / 3 - 60, all / 3 + 60);
+        }
+        assertThat(BlockPartition.sharingHotRows(data, 1).shard(data, 0).values()).containsExactly(data.values());
+    }
+
+    @Test
+    void theBlockedSchedulesPartitionKeepsEveryRowWhole() {
+        MfData data = new SyntheticMatrix(SPEC).sample();
+        BlockPartition partition = BlockPartition.balanced(data, 3);
+        for (int row = 0; row < SPEC.rows(); row++) {
+            assertThat(partition.nodeOfRow(row)).isBetween(0, 2);
+        }
+    }
+
+    @Test
     void refusesBadArguments() {
         MfData data = new SyntheticMatrix(SPEC).sample();
         assertThatThrownBy(() -> BlockPartition.balanced(data, 0)).hasMessage("nodes=0 (expected > 0)");
+        assertThatThrownBy(() -> BlockPartition.sharingHotRows(data, -1)).hasMessage("nodes=-1 (expected > 0)");
         BlockPartition partition = BlockPartition.balanced(data, 2);
         assertThatThrownBy(() -> partition.shard(data, 2)).hasMessage("node=2 (expected 0..1)");
         assertThatThrownBy(() -> partition.rowsOf(-1)).hasMessage("node=-1 (expected 0..1)");

@@ -31,8 +31,8 @@ class EpochPlanTest {
     }
 
     @Test
-    void adaptiveAndReplicatingTechniquesSignalIntentOnTheNodesRows() {
-        BlockPartition partition = BlockPartition.balanced(DATA.train(), 2);
+    void adaptiveAndReplicatingTechniquesSignalIntentOnTheNodesRowsAndShareTheHottest() {
+        BlockPartition partition = BlockPartition.sharingHotRows(DATA.train(), 2);
         for (Technique technique : new Technique[] {Technique.ADAPTIVE, Technique.REPLICATION_ONLY,
                 Technique.FULL_REPLICATION}) {
             for (int node = 0; node < 2; node++) {
@@ -40,12 +40,12 @@ class EpochPlanTest {
                 assertThat(plan).as("%s", technique).isInstanceOf(EpochPlan.IntentHogwild.class);
                 assertThat(plan.train().values()).containsExactly(partition.shard(DATA.train(), node).values());
                 assertThat(plan.test().values()).containsExactly(partition.shard(DATA.test(), node).values());
-                // A row belongs to one node only.
+                // A row belongs to one node only, unless it is among the hottest.
                 for (int row : plan.train().rows()) {
-                    assertThat(partition.nodeOfRow(row)).isEqualTo(node);
+                    assertThat(partition.nodeOfRow(row)).isIn(node, BlockPartition.SHARED);
                 }
-                assertThat(plan.describe()).isEqualTo("Hogwild on the node's rows with intent signals per chunk of "
-                        + IntentSchedule.BATCHES_PER_CHUNK + " batches");
+                assertThat(plan.describe()).isEqualTo("Hogwild on the node's rows and its share of the hottest rows, "
+                        + "with intent signals per chunk of " + IntentSchedule.BATCHES_PER_CHUNK + " batches");
             }
         }
     }

@@ -65,7 +65,8 @@ class MfClusterIT {
     void adaptiveOnTwoNodesConvergesWithIntentSignalsAndReportsResultLines() {
         String output = launch("ADAPTIVE");
         assertThat(output).contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique "
-                + "ADAPTIVE, consistency essp:4, Hogwild on the node's rows with intent signals per chunk of 64 batches");
+                + "ADAPTIVE, consistency essp:4, Hogwild on the node's rows and its share of the hottest rows, with "
+                + "intent signals per chunk of 64 batches");
         assertConverges(output);
         // Node 0, and only node 0, prints a machine-readable line per epoch.
         for (int epoch = 1; epoch <= EPOCHS; epoch++) {
