@@ -121,8 +121,8 @@ public final class TechniqueComparison implements Callable<Integer> {
     private List<String> w2vArgs = new ArrayList<>();
 
     @Option(names = "--label", paramLabel = "NAME", defaultValue = "",
-            description = "Names the data of this comparison's runs (as chosen with --mf-arg or --w2v-arg), e.g. tall "
-                    + "for --mf-arg=--rows=100000: lowercase letters and digits, words joined by dashes. Its regions "
+            description = "Names the data of this comparison's runs (as chosen with --mf-arg or --w2v-arg, e.g. "
+                    + "--mf-arg=--rows=100000): " + ReportSubject.LABEL_EXPECTED + ". Its regions "
                     + "are then technique-comparison:W:NAME and scaling:W:NAME, and its headings, charts and logs "
                     + "carry it, so that comparisons of several data shapes or corpora share a page (default: none).")
     private String label;
