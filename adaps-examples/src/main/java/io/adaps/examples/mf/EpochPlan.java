@@ -43,8 +43,9 @@ sealed interface EpochPlan {
      *       {@link IntentHogwild} on the entries of this node's rows and its share of the hottest
      *       rows' entries, signalling intent ahead of use. Each row but the hottest is used by one
      *       node only (ADAPTIVE moves it there), the hottest rows and the columns by every node
-     *       (ADAPTIVE replicates those that are used concurrently). On a single node, where
-     *       everything is local, the intents are harmless.</li>
+     *       (ADAPTIVE replicates those that are used concurrently; the hottest of them take smaller
+     *       steps, see {@link StepScales}). On a single node, where everything is local, the intents
+     *       are harmless.</li>
      * </ul>
      *
      * @throws IllegalArgumentException if {@code node} is not in {@code 0 .. nodes - 1}
@@ -68,7 +69,8 @@ sealed interface EpochPlan {
 
     private static EpochPlan intentHogwild(MfData.Split data, int node, int nodes) {
         BlockPartition partition = BlockPartition.sharingHotRows(data.train(), nodes);
-        return new IntentHogwild(partition.shard(data.train(), node), partition.shard(data.test(), node));
+        return new IntentHogwild(partition.shard(data.train(), node), partition.shard(data.test(), node),
+                StepScales.sharedHotParameters(data.train(), partition, nodes));
     }
 
     /**
@@ -95,22 +97,27 @@ sealed interface EpochPlan {
      * {@link BlockPartition#sharingHotRows}), in their (shuffled) order, with intent signals: each thread
      * trains its share in chunks of {@value IntentSchedule#BATCHES_PER_CHUNK} mini-batches, one
      * clock tick per chunk, and signals intent for the rows and columns of its next chunk while it
-     * trains the current one ({@link MfTrainer}'s {@code withIntent}). The test entries are split the
-     * same way, so that evaluating them reads the row factors where training left them.
+     * trains the current one ({@link MfTrainer}'s {@code withIntent}). The parameters that every node
+     * trains at once, the hottest rows and columns, take steps divided by the node count
+     * ({@link StepScales}), so that the nodes' steps on them add up to about one node's. The test
+     * entries are split the same way as the training entries, so that evaluating them reads the row
+     * factors where training left them.
      *
-     * @param train this node's training entries
-     * @param test  this node's test entries
+     * @param train  this node's training entries
+     * @param test   this node's test entries
+     * @param scales the step sizes' scales
      */
-    record IntentHogwild(MfData train, MfData test) implements EpochPlan {
+    record IntentHogwild(MfData train, MfData test, StepScales scales) implements EpochPlan {
         @Override
         public SteppedEpoch epoch(MfTrainer trainer) {
-            return trainer.withIntent(train);
+            return trainer.withIntent(train, scales);
         }
 
         @Override
         public String describe() {
             return "Hogwild on the node's rows and its share of the hottest rows, with intent signals per "
-                    + "chunk of " + IntentSchedule.BATCHES_PER_CHUNK + " batches";
+                    + "chunk of " + IntentSchedule.BATCHES_PER_CHUNK + " batches"
+                    + (scales.damps() ? "; " + scales : "");
         }
     }
 

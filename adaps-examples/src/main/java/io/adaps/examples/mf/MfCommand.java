@@ -56,7 +56,8 @@ import picocli.CommandLine.Spec;
                     + "a single node under any technique but STATIC), each node trains the entries of its own rows with Hogwild and "
                     + "signals intent for the rows and columns of its next mini-batches; the library moves each row "
                     + "to the node that uses it and replicates the columns that several nodes use, with no manual "
-                    + "placement and no tuning flags. Under STATIC the nodes run Hogwild on a part of the entries "
+                    + "placement and no tuning flags; the hottest rows and columns, which every node trains, take "
+                    + "steps divided by the number of nodes. Under STATIC the nodes run Hogwild on a part of the entries "
                     + "each, with parameters at their home nodes. Under RELOCATION_ONLY a cluster runs the blocked "
                     + "schedule of distributed SGD: each node trains its own rows one column block per sub-epoch "
                     + "and moves the block's columns to itself ahead of use.",

@@ -70,7 +70,17 @@ public final class MfSgdKernel {
      * @throws IllegalArgumentException if the range is not within the data
      */
     public double train(MfData data, int from, int to) {
+        return train(data, from, to, StepScales.NONE);
+    }
+
+    /**
+     * As {@link #train(MfData, int, int)}, with the step size of each entry's row and column
+     * multiplied by its scale in {@code scales}.
+     */
+    double train(MfData data, int from, int to, StepScales scales) {
         checkEntries(data, from, to);
+        checkNotNull(scales, "scales");
+        boolean damps = scales.damps();
         int[] rows = data.rows();
         int[] cols = data.cols();
         float[] values = data.values();
@@ -81,7 +91,9 @@ public final class MfSgdKernel {
             rowBatch.keepPulledValues();
             colBatch.keepPulledValues();
             for (int i = start; i < end; i++) {
-                sum += step(rowBatch.offset(rows[i]), colBatch.offset(cols[i]), values[i]);
+                float rowRate = damps ? learningRate * scales.row(rows[i]) : learningRate;
+                float colRate = damps ? learningRate * scales.col(cols[i]) : learningRate;
+                sum += step(rowBatch.offset(rows[i]), colBatch.offset(cols[i]), values[i], rowRate, colRate);
             }
             rowBatch.pushSteps();
             colBatch.pushSteps();
@@ -139,18 +151,20 @@ public final class MfSgdKernel {
         worker.waitFor(colTicket);
     }
 
-    /** One step on the local copies at {@code uo} and {@code wo}; returns e^2. */
-    private float step(int uo, int wo, float value) {
+    /**
+     * One step on the local copies at {@code uo} and {@code wo}, of size {@code rowRate} for the row
+     * and {@code colRate} for the column; returns e^2.
+     */
+    private float step(int uo, int wo, float value, float rowRate, float colRate) {
         float[] u = rowBatch.values;
         float[] w = colBatch.values;
         float error = value - dot(u, uo, w, wo);
-        float lr = learningRate;
         float reg = regularization;
         for (int k = 0; k < rank; k++) {
             float uk = u[uo + k];
             float wk = w[wo + k];
-            u[uo + k] = uk + lr * (error * wk - reg * uk);
-            w[wo + k] = wk + lr * (error * uk - reg * wk);
+            u[uo + k] = uk + rowRate * (error * wk - reg * uk);
+            w[wo + k] = wk + colRate * (error * uk - reg * wk);
         }
         return error * error;
     }

@@ -22,10 +22,11 @@ import io.adaps.examples.SteppedEpoch;
  *       training entries are split into one contiguous share per thread (the entries are expected
  *       in random order, see {@link MfData#split}) and each thread runs {@link MfSgdKernel#train}
  *       on its share in batches, with no coordination beyond what the node does per parameter.</li>
- *   <li>Hogwild with intent signals ({@code withIntent(MfData)}, for the {@code mf} command of this
- *       package): Hogwild in chunks of mini-batches ({@code IntentSchedule}), one tick of each
- *       worker's clock per chunk, with intent signalled for the rows and columns of the next chunk,
- *       so that the node's technique can place them ahead of use.</li>
+ *   <li>Hogwild with intent signals ({@code withIntent(MfData, StepScales)}, for the {@code mf}
+ *       command of this package): Hogwild in chunks of mini-batches ({@code IntentSchedule}), one
+ *       tick of each worker's clock per chunk, with intent signalled for the rows and columns of the
+ *       next chunk, so that the node's technique can place them ahead of use; the steps of the
+ *       parameters that every node trains at once can be scaled down ({@code StepScales}).</li>
  *   <li>Blocked ({@code blocked(BlockSchedule)}, for the {@code mf} command of this package): the
  *       sub-epochs and chunks of a {@code BlockSchedule}, with the parameters they use moved to this
  *       node ahead of use.</li>
@@ -173,7 +174,8 @@ public final class MfTrainer implements AutoCloseable {
      * library knows the keys of the next one, and under {@link io.adaps.api.Technique#ADAPTIVE}
      * moves or replicates them here in the meantime. Chunk {@code c} of an epoch whose step 0 is
      * at clock {@code b} is signalled for clocks {@code [b + c, b + c + 1)}, naming each of its
-     * distinct rows and columns once.
+     * distinct rows and columns once. Each entry's steps are scaled by {@code scales}
+     * ({@link StepScales#NONE} for full steps).
      *
      * <p>After the epoch's last step each worker calls {@link Worker#waitSync()}: its updates have
      * reached the keys' owners and this node's replicas have been refreshed. Before any node
@@ -182,8 +184,9 @@ public final class MfTrainer implements AutoCloseable {
      *
      * @throws IllegalArgumentException if the data does not fit the tables
      */
-    SteppedEpoch withIntent(MfData train) {
+    SteppedEpoch withIntent(MfData train, StepScales scales) {
         checkFits(train);
+        checkNotNull(scales, "scales");
         IntentSchedule schedule = new IntentSchedule(train, pool.threads(), batchSize);
         if (chunkKeys == null) {
             chunkKeys = new ChunkKeys[pool.threads()];
@@ -211,7 +214,7 @@ public final class MfTrainer implements AutoCloseable {
             public void train(int from, int to, LongConsumer progress) {
                 boolean last = to == steps();
                 pool.onEveryThread(thread -> {
-                    trainWithIntent(thread, schedule, from, to, from == first, last, progress);
+                    trainWithIntent(thread, schedule, scales, from, to, from == first, last, progress);
                     return 0;
                 });
             }
@@ -246,8 +249,8 @@ public final class MfTrainer implements AutoCloseable {
      * Trains steps {@code [from, to)} of {@code thread}'s share; {@code first}: the epoch's run
      * begins with them, {@code last}: they end the epoch.
      */
-    private void trainWithIntent(int thread, IntentSchedule schedule, int from, int to, boolean first,
-                                 boolean last, LongConsumer progress) {
+    private void trainWithIntent(int thread, IntentSchedule schedule, StepScales scales, int from, int to,
+                                 boolean first, boolean last, LongConsumer progress) {
         Worker worker = workers[thread];
         int chunks = schedule.chunks(thread);
         // The clock of the epoch's step 0: step from is trained at the worker's clock now, which
@@ -263,7 +266,7 @@ public final class MfTrainer implements AutoCloseable {
                 }
                 // The kernel waits for its updates at the end of the chunk.
                 train(thread, schedule.entries(), schedule.chunkFrom(thread, chunk),
-                        schedule.chunkTo(thread, chunk), progress);
+                        schedule.chunkTo(thread, chunk), scales, progress);
             }
             worker.advanceClock();
         }
@@ -373,11 +376,16 @@ public final class MfTrainer implements AutoCloseable {
 
     /** Trains entries {@code [from, to)} on {@code thread}'s kernel, reporting progress in steps. */
     private double train(int thread, MfData data, int from, int to, LongConsumer progress) {
+        return train(thread, data, from, to, StepScales.NONE, progress);
+    }
+
+    /** As {@link #train(int, MfData, int, int, LongConsumer)}, with the step sizes scaled by {@code scales}. */
+    private double train(int thread, MfData data, int from, int to, StepScales scales, LongConsumer progress) {
         MfSgdKernel kernel = kernels[thread];
         double sum = 0;
         for (int start = from; start < to; start += PROGRESS_STEP) {
             int end = Math.min(to, start + PROGRESS_STEP);
-            sum += kernel.train(data, start, end);
+            sum += kernel.train(data, start, end, scales);
             progress.accept(end - start);
         }
         return sum;

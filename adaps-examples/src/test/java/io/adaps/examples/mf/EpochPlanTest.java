@@ -44,8 +44,11 @@ class EpochPlanTest {
                 for (int row : plan.train().rows()) {
                     assertThat(partition.nodeOfRow(row)).isIn(node, BlockPartition.SHARED);
                 }
+                StepScales scales = ((EpochPlan.IntentHogwild) plan).scales();
+                assertThat(scales.damps()).isTrue();
                 assertThat(plan.describe()).isEqualTo("Hogwild on the node's rows and its share of the hottest rows, "
-                        + "with intent signals per chunk of " + IntentSchedule.BATCHES_PER_CHUNK + " batches");
+                        + "with intent signals per chunk of " + IntentSchedule.BATCHES_PER_CHUNK + " batches; "
+                        + scales.dampedRows() + " rows and " + scales.dampedCols() + " columns step 1/2");
             }
         }
     }
@@ -72,6 +75,9 @@ class EpochPlanTest {
                     ? EpochPlan.Hogwild.class : EpochPlan.IntentHogwild.class);
             assertThat(plan.train().values()).containsExactly(DATA.train().values());
             assertThat(plan.test().values()).containsExactly(DATA.test().values());
+            if (plan instanceof EpochPlan.IntentHogwild intent) {
+                assertThat(intent.scales()).as("%s", technique).isSameAs(StepScales.NONE);
+            }
         }
     }
 

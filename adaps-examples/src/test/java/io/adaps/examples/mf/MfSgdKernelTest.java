@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Offset.offset;
 
+import java.util.function.Function;
+
 import io.adaps.api.AdaPS;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Worker;
@@ -18,6 +20,22 @@ class MfSgdKernelTest {
 
     @Test
     void aStepMovesBothFactorsAlongTheRegularizedGradient() {
+        assertOneStep(entry -> StepScales.NONE, 0.1f);
+    }
+
+    @Test
+    void scaledStepsMoveEachFactorByItsScale() {
+        // On 2 nodes the one row is shared (it holds all of the entries) and the one column hot: both halve.
+        assertOneStep(entry -> {
+            StepScales scales = StepScales.sharedHotParameters(entry, BlockPartition.sharingHotRows(entry, 2), 2);
+            assertThat(scales.row(1)).isEqualTo(0.5f);
+            assertThat(scales.col(0)).isEqualTo(0.5f);
+            return scales;
+        }, 0.05f);
+    }
+
+    /** Trains one entry at learning rate 0.1 with the scales {@code scales} gives, which make it {@code rate}. */
+    private static void assertOneStep(Function<MfData, StepScales> scales, float rate) {
         try (AdaPS node = MfTables.startNode(3, 2, 2, 1)) {
             Worker worker = node.worker();
             worker.table(MfTables.ROWS).set(1, new float[] {1f, 2f}, 0);
@@ -27,17 +45,17 @@ class MfSgdKernelTest {
 
             // prediction 1 * 0.5 + 2 * -1 = -1.5, error 1 - (-1.5) = 2.5
             assertThat(kernel.squaredErrors(entry, 0, 1)).isEqualTo(6.25);
-            assertThat(kernel.train(entry, 0, 1)).isEqualTo(6.25);
+            assertThat(kernel.train(entry, 0, 1, scales.apply(entry))).isEqualTo(6.25);
 
             float[] u = new float[2];
             float[] w = new float[2];
             worker.table(MfTables.ROWS).pull(1, u, 0);
             worker.table(MfTables.COLS).pull(0, w, 0);
-            // u += 0.1 * (2.5 * w - 0.2 * u); w += 0.1 * (2.5 * u - 0.2 * w), both from the old values
-            assertThat(u[0]).isCloseTo(1f + 0.1f * (2.5f * 0.5f - 0.2f * 1f), offset(1e-6f));
-            assertThat(u[1]).isCloseTo(2f + 0.1f * (2.5f * -1f - 0.2f * 2f), offset(1e-6f));
-            assertThat(w[0]).isCloseTo(0.5f + 0.1f * (2.5f * 1f - 0.2f * 0.5f), offset(1e-6f));
-            assertThat(w[1]).isCloseTo(-1f + 0.1f * (2.5f * 2f - 0.2f * -1f), offset(1e-6f));
+            // u += rate * (2.5 * w - 0.2 * u); w += rate * (2.5 * u - 0.2 * w), both from the old values
+            assertThat(u[0]).isCloseTo(1f + rate * (2.5f * 0.5f - 0.2f * 1f), offset(1e-6f));
+            assertThat(u[1]).isCloseTo(2f + rate * (2.5f * -1f - 0.2f * 2f), offset(1e-6f));
+            assertThat(w[0]).isCloseTo(0.5f + rate * (2.5f * 1f - 0.2f * 0.5f), offset(1e-6f));
+            assertThat(w[1]).isCloseTo(-1f + rate * (2.5f * 2f - 0.2f * -1f), offset(1e-6f));
         }
     }
 
