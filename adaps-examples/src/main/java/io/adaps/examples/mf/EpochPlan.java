@@ -70,7 +70,7 @@ sealed interface EpochPlan {
     private static EpochPlan intentHogwild(MfData.Split data, int node, int nodes) {
         BlockPartition partition = BlockPartition.sharingHotRows(data.train(), nodes);
         return new IntentHogwild(partition.shard(data.train(), node), partition.shard(data.test(), node),
-                StepScales.sharedHotParameters(data.train(), partition, nodes));
+                StepScales.sharedHotParameters(data.train(), partition));
     }
 
     /**

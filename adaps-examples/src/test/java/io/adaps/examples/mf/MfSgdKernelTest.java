@@ -27,7 +27,7 @@ class MfSgdKernelTest {
     void scaledStepsMoveEachFactorByItsScale() {
         // On 2 nodes the one row is shared (it holds all of the entries) and the one column hot: both halve.
         assertOneStep(entry -> {
-            StepScales scales = StepScales.sharedHotParameters(entry, BlockPartition.sharingHotRows(entry, 2), 2);
+            StepScales scales = StepScales.sharedHotParameters(entry, BlockPartition.sharingHotRows(entry, 2));
             assertThat(scales.row(1)).isEqualTo(0.5f);
             assertThat(scales.col(0)).isEqualTo(0.5f);
             return scales;

@@ -1,7 +1,6 @@
 package io.adaps.examples.mf;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 
@@ -29,8 +28,7 @@ class StepScalesTest {
     void dampsTheSharedRowsAndTheHotColumnsByTheNodeCount() {
         MfData train = data();
         for (int nodes = 2; nodes <= 4; nodes++) {
-            StepScales scales = StepScales.sharedHotParameters(train, BlockPartition.sharingHotRows(train, nodes),
-                    nodes);
+            StepScales scales = StepScales.sharedHotParameters(train, BlockPartition.sharingHotRows(train, nodes));
             assertThat(scales.damps()).isTrue();
             assertThat(scales.row(0)).isEqualTo(1f / nodes);
             for (int row = 1; row < 201; row++) {
@@ -56,7 +54,7 @@ class StepScalesTest {
             cols[i] = i < 3 ? 1 : i < 5 ? 2 : 0;
         }
         MfData train = new MfData(1000, 3, rows, cols, new float[size]);
-        StepScales scales = StepScales.sharedHotParameters(train, BlockPartition.sharingHotRows(train, 2), 2);
+        StepScales scales = StepScales.sharedHotParameters(train, BlockPartition.sharingHotRows(train, 2));
         assertThat(scales.col(0)).isEqualTo(0.5f);
         assertThat(scales.col(1)).as("3 entries").isEqualTo(0.5f);
         assertThat(scales.col(2)).as("2 entries").isEqualTo(1f);
@@ -66,19 +64,8 @@ class StepScalesTest {
     @Test
     void aSingleNodeTakesFullSteps() {
         MfData train = data();
-        assertThat(StepScales.sharedHotParameters(train, BlockPartition.sharingHotRows(train, 1), 1))
+        assertThat(StepScales.sharedHotParameters(train, BlockPartition.sharingHotRows(train, 1)))
                 .isSameAs(StepScales.NONE);
         assertThat(StepScales.NONE.damps()).isFalse();
-    }
-
-    @Test
-    void refusesANodeCountOtherThanThePartitions() {
-        MfData train = data();
-        BlockPartition partition = BlockPartition.sharingHotRows(train, 2);
-        assertThatThrownBy(() -> StepScales.sharedHotParameters(train, partition, 3))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("nodes=3 (expected 2, the partition's node count)");
-        assertThatThrownBy(() -> StepScales.sharedHotParameters(train, partition, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nodes=0");
     }
 }
