@@ -21,6 +21,9 @@ sealed interface EpochPlan {
     /** This node's test entries. */
     MfData test();
 
+    /** The step sizes' scales, the same on every node: {@link StepScales#byFrequency} of all the training entries. */
+    StepScales scales();
+
     /** The plan's epochs on {@code trainer}, in steps; see {@link MfTrainer}'s schedules. */
     SteppedEpoch epoch(MfTrainer trainer);
 
@@ -43,46 +46,50 @@ sealed interface EpochPlan {
      *       {@link IntentHogwild} on the entries of this node's rows and its share of the hottest
      *       rows' entries, signalling intent ahead of use. Each row but the hottest is used by one
      *       node only (ADAPTIVE moves it there), the hottest rows and the columns by every node
-     *       (ADAPTIVE replicates those that are used concurrently; the hottest of them take smaller
-     *       steps, see {@link StepScales}). On a single node, where everything is local, the intents
-     *       are harmless.</li>
+     *       (ADAPTIVE replicates those that are used concurrently). On a single node, where
+     *       everything is local, the intents are harmless.</li>
      * </ul>
+     * Every plan scales the steps of the most frequent rows and columns down by their frequency
+     * ({@link StepScales}), computed from all of {@code data}'s training entries, so that the
+     * nodes of a cluster and a single node train with the same step sizes.
      *
      * @throws IllegalArgumentException if {@code node} is not in {@code 0 .. nodes - 1}
      */
     static EpochPlan of(Technique technique, MfData.Split data, int node, int nodes, long seed) {
         checkNotNull(technique, "technique");
         checkNotNull(data, "data");
+        StepScales scales = StepScales.byFrequency(data.train());
         // No default: a new technique does not compile until it says here which plan suits it.
         return switch (technique) {
-            case STATIC -> new Hogwild(data.train().part(node, nodes), data.test().part(node, nodes));
-            case RELOCATION_ONLY -> nodes == 1 ? intentHogwild(data, node, nodes) : blocked(data, node, nodes, seed);
-            case ADAPTIVE, REPLICATION_ONLY, FULL_REPLICATION -> intentHogwild(data, node, nodes);
+            case STATIC -> new Hogwild(data.train().part(node, nodes), data.test().part(node, nodes), scales);
+            case RELOCATION_ONLY -> nodes == 1 ? intentHogwild(data, node, nodes, scales)
+                    : blocked(data, node, nodes, seed, scales);
+            case ADAPTIVE, REPLICATION_ONLY, FULL_REPLICATION -> intentHogwild(data, node, nodes, scales);
         };
     }
 
-    private static EpochPlan blocked(MfData.Split data, int node, int nodes, long seed) {
+    private static EpochPlan blocked(MfData.Split data, int node, int nodes, long seed, StepScales scales) {
         BlockPartition partition = BlockPartition.balanced(data.train(), nodes);
         return new Blocked(BlockSchedule.of(partition, data.train(), node, BLOCK_PASSES, CHUNKS, seed),
-                partition.shard(data.test(), node));
+                partition.shard(data.test(), node), scales);
     }
 
-    private static EpochPlan intentHogwild(MfData.Split data, int node, int nodes) {
+    private static EpochPlan intentHogwild(MfData.Split data, int node, int nodes, StepScales scales) {
         BlockPartition partition = BlockPartition.sharingHotRows(data.train(), nodes);
-        return new IntentHogwild(partition.shard(data.train(), node), partition.shard(data.test(), node),
-                StepScales.sharedHotParameters(data.train(), partition));
+        return new IntentHogwild(partition.shard(data.train(), node), partition.shard(data.test(), node), scales);
     }
 
     /**
      * Hogwild on a contiguous part of the (shuffled) entries.
      *
-     * @param train this node's part of the training entries
-     * @param test  this node's part of the test entries
+     * @param train  this node's part of the training entries
+     * @param test   this node's part of the test entries
+     * @param scales the step sizes' scales
      */
-    record Hogwild(MfData train, MfData test) implements EpochPlan {
+    record Hogwild(MfData train, MfData test, StepScales scales) implements EpochPlan {
         @Override
         public SteppedEpoch epoch(MfTrainer trainer) {
-            return trainer.hogwild(train);
+            return trainer.hogwild(train, scales);
         }
 
         @Override
@@ -97,9 +104,7 @@ sealed interface EpochPlan {
      * {@link BlockPartition#sharingHotRows}), in their (shuffled) order, with intent signals: each thread
      * trains its share in chunks of {@value IntentSchedule#BATCHES_PER_CHUNK} mini-batches, one
      * clock tick per chunk, and signals intent for the rows and columns of its next chunk while it
-     * trains the current one ({@link MfTrainer}'s {@code withIntent}). The parameters that every node
-     * trains at once, the hottest rows and columns, take steps divided by the node count
-     * ({@link StepScales}), so that the nodes' steps on them add up to about one node's. The test
+     * trains the current one ({@link MfTrainer}'s {@code withIntent}). The test
      * entries are split the same way as the training entries, so that evaluating them reads the row
      * factors where training left them.
      *
@@ -116,8 +121,7 @@ sealed interface EpochPlan {
         @Override
         public String describe() {
             return "Hogwild on the node's rows and its share of the hottest rows, with intent signals per "
-                    + "chunk of " + IntentSchedule.BATCHES_PER_CHUNK + " batches"
-                    + (scales.damps() ? "; " + scales : "");
+                    + "chunk of " + IntentSchedule.BATCHES_PER_CHUNK + " batches";
         }
     }
 
@@ -127,8 +131,9 @@ sealed interface EpochPlan {
      *
      * @param schedule this node's schedule
      * @param test     this node's test entries
+     * @param scales   the step sizes' scales
      */
-    record Blocked(BlockSchedule schedule, MfData test) implements EpochPlan {
+    record Blocked(BlockSchedule schedule, MfData test, StepScales scales) implements EpochPlan {
         @Override
         public MfData train() {
             return schedule.entries();
@@ -136,7 +141,7 @@ sealed interface EpochPlan {
 
         @Override
         public SteppedEpoch epoch(MfTrainer trainer) {
-            return trainer.blocked(schedule);
+            return trainer.blocked(schedule, scales);
         }
 
         @Override

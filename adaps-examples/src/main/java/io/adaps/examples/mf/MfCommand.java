@@ -56,11 +56,13 @@ import picocli.CommandLine.Spec;
                     + "a single node under any technique but STATIC), each node trains the entries of its own rows with Hogwild and "
                     + "signals intent for the rows and columns of its next mini-batches; the library moves each row "
                     + "to the node that uses it and replicates the columns that several nodes use, with no manual "
-                    + "placement and no tuning flags; the hottest rows and columns, which every node trains, take "
-                    + "steps divided by the number of nodes. Under STATIC the nodes run Hogwild on a part of the entries "
+                    + "placement and no tuning flags. Under STATIC the nodes run Hogwild on a part of the entries "
                     + "each, with parameters at their home nodes. Under RELOCATION_ONLY a cluster runs the blocked "
                     + "schedule of distributed SGD: each node trains its own rows one column block per sub-epoch "
-                    + "and moves the block's columns to itself ahead of use.",
+                    + "and moves the block's columns to itself ahead of use. Under every technique, and on any "
+                    + "number of nodes, a row or column holding more than 1/4096 of the training entries (and more "
+                    + "than the mean of its kind) takes steps at the learning rate times the larger of those two counts "
+                    + "over its own, so that the hottest parameters do not chase the latest entries.",
             "",
             "Node 0 prints a line per epoch and, for scripts, a line "
                     + "'RESULT epoch=N seconds=S rmse=R local=F bytes=B entries=T' (F: the cluster's local fraction, "
@@ -188,8 +190,8 @@ public final class MfCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "model: rank %d, lr %s, reg %s, %d epoch(s), seed %d%n", rank, learningRate,
                         regularization, epochs, seed);
                 out.printf(Locale.ROOT,
-                        "training: %d node(s) x %d thread(s), batches of %d entries; technique %s, consistency %s, %s%n",
-                        node.clusterSize(), threads, batch, technique, consistency, plan.describe());
+                        "training: %d node(s) x %d thread(s), batches of %d entries; technique %s, consistency %s, %s; %s%n",
+                        node.clusterSize(), threads, batch, technique, consistency, plan.describe(), plan.scales());
                 out.printf(Locale.ROOT, "entries: %d train, %d test, of a %d x %d matrix (%.2f s to load)%n",
                         train.size(), data.test().size(), train.numRows(), train.numCols(), loadSeconds);
             }

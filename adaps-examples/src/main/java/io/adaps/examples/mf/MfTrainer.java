@@ -22,21 +22,21 @@ import io.adaps.examples.SteppedEpoch;
  *       training entries are split into one contiguous share per thread (the entries are expected
  *       in random order, see {@link MfData#split}) and each thread runs {@link MfSgdKernel#train}
  *       on its share in batches, with no coordination beyond what the node does per parameter.</li>
- *   <li>Hogwild with intent signals ({@code withIntent(MfData, StepScales)}, for the {@code mf}
- *       command of this package): Hogwild in chunks of mini-batches ({@code IntentSchedule}), one
- *       tick of each worker's clock per chunk, with intent signalled for the rows and columns of the
- *       next chunk, so that the node's technique can place them ahead of use; the steps of the
- *       parameters that every node trains at once can be scaled down ({@code StepScales}).</li>
- *   <li>Blocked ({@code blocked(BlockSchedule)}, for the {@code mf} command of this package): the
- *       sub-epochs and chunks of a {@code BlockSchedule}, with the parameters they use moved to this
- *       node ahead of use.</li>
+ *   <li>Hogwild with intent signals ({@code withIntent}, for the {@code mf} command of this
+ *       package): Hogwild in chunks of mini-batches ({@code IntentSchedule}), one tick of each
+ *       worker's clock per chunk, with intent signalled for the rows and columns of the next chunk,
+ *       so that the node's technique can place them ahead of use.</li>
+ *   <li>Blocked ({@code blocked}, for the {@code mf} command of this package): the sub-epochs and
+ *       chunks of a {@code BlockSchedule}, with the parameters they use moved to this node ahead of
+ *       use.</li>
  * </ul>
  *
- * <p>The {@code mf} command runs each as a {@link SteppedEpoch} ({@code hogwild(MfData)} for the
- * first), whose steps every thread of every node takes alike, so that a checkpoint can cut an
- * epoch between two steps. An epoch returns once every update is applied. Each thread has its own
- * {@link io.adaps.api.Worker} and kernel, created once and bound to a thread of a {@link ShardPool}
- * that lives as long as the trainer.
+ * <p>The {@code mf} command runs each as a {@link SteppedEpoch} ({@code hogwild} for the first),
+ * whose steps every thread of every node takes alike, so that a checkpoint can cut an epoch
+ * between two steps, and with the steps of the most frequent parameters scaled down
+ * ({@code StepScales}); {@link #epoch(MfData, LongConsumer)} takes full steps. An epoch returns
+ * once every update is applied. Each thread has its own {@link io.adaps.api.Worker} and kernel,
+ * created once and bound to a thread of a {@link ShardPool} that lives as long as the trainer.
  *
  * <p>The trainer takes a node that is already running and the names of its two factor tables, so
  * the same code trains on one node or on one node of a cluster (there, on the node's part of the
@@ -123,18 +123,20 @@ public final class MfTrainer implements AutoCloseable {
     public double epoch(MfData train, LongConsumer progress) {
         checkFits(train);
         checkNotNull(progress, "progress");
-        return trainParts(train, 0, 1, 1, progress);
+        return trainParts(train, StepScales.NONE, 0, 1, 1, progress);
     }
 
     /**
      * Hogwild over {@code train} in {@value #HOGWILD_STEPS} steps: step {@code s} trains part
      * {@code s} of every thread's share, so the steps of an epoch train what
-     * {@link #epoch(MfData, LongConsumer)} does, in the same order.
+     * {@link #epoch(MfData, LongConsumer)} does, in the same order, with each entry's steps scaled by
+     * {@code scales}.
      *
      * @throws IllegalArgumentException if the data does not fit the tables
      */
-    SteppedEpoch hogwild(MfData train) {
+    SteppedEpoch hogwild(MfData train, StepScales scales) {
         checkFits(train);
+        checkNotNull(scales, "scales");
         return new SteppedEpoch() {
             @Override
             public int steps() {
@@ -143,15 +145,16 @@ public final class MfTrainer implements AutoCloseable {
 
             @Override
             public void train(int from, int to, LongConsumer progress) {
-                trainParts(train, from, to, HOGWILD_STEPS, progress);
+                trainParts(train, scales, from, to, HOGWILD_STEPS, progress);
             }
         };
     }
 
     /** Trains parts {@code [from, to)} of {@code parts} of every thread's share of {@code train}. */
-    private double trainParts(MfData train, int from, int to, int parts, LongConsumer progress) {
+    private double trainParts(MfData train, StepScales scales, int from, int to, int parts, LongConsumer progress) {
         return pool.run(train.size(), (thread, start, end) -> train(thread, train,
-                start + partStart(from, end - start, parts), start + partStart(to, end - start, parts), progress));
+                start + partStart(from, end - start, parts), start + partStart(to, end - start, parts), scales,
+                progress));
     }
 
     /**
@@ -174,8 +177,7 @@ public final class MfTrainer implements AutoCloseable {
      * library knows the keys of the next one, and under {@link io.adaps.api.Technique#ADAPTIVE}
      * moves or replicates them here in the meantime. Chunk {@code c} of an epoch whose step 0 is
      * at clock {@code b} is signalled for clocks {@code [b + c, b + c + 1)}, naming each of its
-     * distinct rows and columns once. Each entry's steps are scaled by {@code scales}
-     * ({@link StepScales#NONE} for full steps).
+     * distinct rows and columns once. Each entry's steps are scaled by {@code scales}.
      *
      * <p>After the epoch's last step each worker calls {@link Worker#waitSync()}: its updates have
      * reached the keys' owners and this node's replicas have been refreshed. Before any node
@@ -298,12 +300,13 @@ public final class MfTrainer implements AutoCloseable {
      * and the column chunks up to this one are here, so every access of a sub-epoch is local, and
      * the moves overlap with training. Each thread localizes its own share (rather than one thread
      * all) so that no thread has a special role and the moves' requests go out from every worker
-     * in parallel.
+     * in parallel. Each entry's steps are scaled by {@code scales}.
      *
      * @throws IllegalArgumentException if the data does not fit the tables
      */
-    SteppedEpoch blocked(BlockSchedule schedule) {
+    SteppedEpoch blocked(BlockSchedule schedule, StepScales scales) {
         checkNotNull(schedule, "schedule");
+        checkNotNull(scales, "scales");
         checkFits(schedule.entries());
         return new SteppedEpoch() {
             @Override
@@ -323,7 +326,7 @@ public final class MfTrainer implements AutoCloseable {
                             + " (expected one sub-epoch: each ends at a barrier)");
                 }
                 holdRows(schedule);
-                trainSubEpoch(schedule, from, progress);
+                trainSubEpoch(schedule, scales, from, progress);
             }
         };
     }
@@ -340,7 +343,7 @@ public final class MfTrainer implements AutoCloseable {
         }
     }
 
-    private void trainSubEpoch(BlockSchedule schedule, int subEpoch, LongConsumer progress) {
+    private void trainSubEpoch(BlockSchedule schedule, StepScales scales, int subEpoch, LongConsumer progress) {
         long[] columns = schedule.columns();
         pool.onEveryThread(thread -> {
             workers[thread].waitFor(localizeShare(thread, colTable, columns, schedule.columnsFrom(subEpoch, 0),
@@ -357,7 +360,7 @@ public final class MfTrainer implements AutoCloseable {
                 int from = schedule.entriesFrom(subEpoch, chunk);
                 int size = schedule.entriesTo(subEpoch, chunk) - from;
                 train(thread, entries, from + ShardPool.shareStart(thread, size, pool.threads()),
-                        from + ShardPool.shareStart(thread + 1, size, pool.threads()), progress);
+                        from + ShardPool.shareStart(thread + 1, size, pool.threads()), scales, progress);
                 if (prefetch) {
                     workers[thread].waitFor(next);
                 }
@@ -374,12 +377,10 @@ public final class MfTrainer implements AutoCloseable {
         return view.localizeAsync(ids, start, end - start);
     }
 
-    /** Trains entries {@code [from, to)} on {@code thread}'s kernel, reporting progress in steps. */
-    private double train(int thread, MfData data, int from, int to, LongConsumer progress) {
-        return train(thread, data, from, to, StepScales.NONE, progress);
-    }
-
-    /** As {@link #train(int, MfData, int, int, LongConsumer)}, with the step sizes scaled by {@code scales}. */
+    /**
+     * Trains entries {@code [from, to)} on {@code thread}'s kernel with the step sizes scaled by
+     * {@code scales}, reporting progress in steps.
+     */
     private double train(int thread, MfData data, int from, int to, StepScales scales, LongConsumer progress) {
         MfSgdKernel kernel = kernels[thread];
         double sum = 0;

@@ -44,11 +44,8 @@ class EpochPlanTest {
                 for (int row : plan.train().rows()) {
                     assertThat(partition.nodeOfRow(row)).isIn(node, BlockPartition.SHARED);
                 }
-                StepScales scales = ((EpochPlan.IntentHogwild) plan).scales();
-                assertThat(scales.damps()).isTrue();
                 assertThat(plan.describe()).isEqualTo("Hogwild on the node's rows and its share of the hottest rows, "
-                        + "with intent signals per chunk of " + IntentSchedule.BATCHES_PER_CHUNK + " batches; "
-                        + scales.dampedRows() + " rows and " + scales.dampedCols() + " columns step 1/2");
+                        + "with intent signals per chunk of " + IntentSchedule.BATCHES_PER_CHUNK + " batches");
             }
         }
     }
@@ -75,8 +72,25 @@ class EpochPlanTest {
                     ? EpochPlan.Hogwild.class : EpochPlan.IntentHogwild.class);
             assertThat(plan.train().values()).containsExactly(DATA.train().values());
             assertThat(plan.test().values()).containsExactly(DATA.test().values());
-            if (plan instanceof EpochPlan.IntentHogwild intent) {
-                assertThat(intent.scales()).as("%s", technique).isSameAs(StepScales.NONE);
+        }
+    }
+
+    @Test
+    void everyPlanOnAnyNodeScalesTheStepsByTheFrequencyInAllTrainingEntries() {
+        StepScales expected = StepScales.byFrequency(DATA.train());
+        assertThat(expected.damps()).isTrue();
+        for (Technique technique : Technique.values()) {
+            for (int nodes = 1; nodes <= 3; nodes++) {
+                for (int node = 0; node < nodes; node++) {
+                    StepScales scales = EpochPlan.of(technique, DATA, node, nodes, 11).scales();
+                    assertThat(scales).as("%s, node %d of %d", technique, node, nodes).hasToString(expected.toString());
+                    for (int row = 0; row < DATA.train().numRows(); row++) {
+                        assertThat(scales.row(row)).isEqualTo(expected.row(row));
+                    }
+                    for (int col = 0; col < DATA.train().numCols(); col++) {
+                        assertThat(scales.col(col)).isEqualTo(expected.col(col));
+                    }
+                }
             }
         }
     }

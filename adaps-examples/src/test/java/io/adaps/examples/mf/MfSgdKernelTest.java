@@ -20,22 +20,26 @@ class MfSgdKernelTest {
 
     @Test
     void aStepMovesBothFactorsAlongTheRegularizedGradient() {
-        assertOneStep(entry -> StepScales.NONE, 0.1f);
+        assertOneStep(entry -> StepScales.NONE, 0.1f, 0.1f);
     }
 
     @Test
     void scaledStepsMoveEachFactorByItsScale() {
-        // On 2 nodes the one row is shared (it holds all of the entries) and the one column hot: both halve.
+        // The one row and column hold the one entry; the reference count is the mean, 1/3 per row and 1/2 per
+        // column, above 1/4096 of the entries: the row steps at 1/3, the column at 1/2.
         assertOneStep(entry -> {
-            StepScales scales = StepScales.sharedHotParameters(entry, BlockPartition.sharingHotRows(entry, 2));
-            assertThat(scales.row(1)).isEqualTo(0.5f);
-            assertThat(scales.col(0)).isEqualTo(0.5f);
+            StepScales scales = StepScales.byFrequency(entry);
+            assertThat(scales.row(1)).isEqualTo(1f / 3);
+            assertThat(scales.col(0)).isEqualTo(1f / 2);
             return scales;
-        }, 0.05f);
+        }, 0.1f / 3, 0.1f / 2);
     }
 
-    /** Trains one entry at learning rate 0.1 with the scales {@code scales} gives, which make it {@code rate}. */
-    private static void assertOneStep(Function<MfData, StepScales> scales, float rate) {
+    /**
+     * Trains one entry at learning rate 0.1 with the scales {@code scales} gives, which make it
+     * {@code rowRate} for the row and {@code colRate} for the column.
+     */
+    private static void assertOneStep(Function<MfData, StepScales> scales, float rowRate, float colRate) {
         try (AdaPS node = MfTables.startNode(3, 2, 2, 1)) {
             Worker worker = node.worker();
             worker.table(MfTables.ROWS).set(1, new float[] {1f, 2f}, 0);
@@ -51,11 +55,11 @@ class MfSgdKernelTest {
             float[] w = new float[2];
             worker.table(MfTables.ROWS).pull(1, u, 0);
             worker.table(MfTables.COLS).pull(0, w, 0);
-            // u += rate * (2.5 * w - 0.2 * u); w += rate * (2.5 * u - 0.2 * w), both from the old values
-            assertThat(u[0]).isCloseTo(1f + rate * (2.5f * 0.5f - 0.2f * 1f), offset(1e-6f));
-            assertThat(u[1]).isCloseTo(2f + rate * (2.5f * -1f - 0.2f * 2f), offset(1e-6f));
-            assertThat(w[0]).isCloseTo(0.5f + rate * (2.5f * 1f - 0.2f * 0.5f), offset(1e-6f));
-            assertThat(w[1]).isCloseTo(-1f + rate * (2.5f * 2f - 0.2f * -1f), offset(1e-6f));
+            // u += rowRate * (2.5 * w - 0.2 * u); w += colRate * (2.5 * u - 0.2 * w), both from the old values
+            assertThat(u[0]).isCloseTo(1f + rowRate * (2.5f * 0.5f - 0.2f * 1f), offset(1e-6f));
+            assertThat(u[1]).isCloseTo(2f + rowRate * (2.5f * -1f - 0.2f * 2f), offset(1e-6f));
+            assertThat(w[0]).isCloseTo(0.5f + colRate * (2.5f * 1f - 0.2f * 0.5f), offset(1e-6f));
+            assertThat(w[1]).isCloseTo(-1f + colRate * (2.5f * 2f - 0.2f * -1f), offset(1e-6f));
         }
     }
 
