@@ -8,9 +8,10 @@ import static io.adaps.examples.Checks.checkNotNull;
  * at {@code r / n} of the learning rate; every other parameter at the full rate. The reference
  * count is {@link #REFERENCE_SHARE} of all training entries, or the mean entries per row (per
  * column, for columns) if that is more: on a small matrix every parameter holds a large share of
- * the entries, and scaling them all would only slow the whole model down. The {@code mf} command uses the same
- * scales under every technique and on any number of nodes, computed from all the training entries
- * (not a node's share), so that one node and a cluster run the same algorithm.
+ * the entries, and scaling them all would only slow the whole model down (the cluster tests'
+ * 400 x 300 matrix learned too slowly). The {@code mf} command uses the same scales under every
+ * technique and on any number of nodes, computed from all the training entries (not a node's
+ * share), so that one node and a cluster run the same algorithm.
  *
  * <h2>Why</h2>
  * On zipf-skewed data a few parameters take a large share of the steps: the hottest column of the
@@ -38,9 +39,9 @@ import static io.adaps.examples.Checks.checkNotNull;
  * root of the summed squared gradients), computed once from the entry counts, which the data give
  * before training. The reference share is measured (2 nodes pinned, 10 epochs, docs/benchmarks.md):
  * at 1/1024 of the entries the runs end higher (0.1105 on one node, the blocked schedule 2.8%
- * above it); at 1/4096 one node ends at 0.1100, every technique on 2 nodes within 0.5% of it and on 4
- * within 1%; at 1/8192 about as low (0.1098 on one node) but the first epoch learns less (test RMSE 0.173
- * after it, against 0.149).
+ * above it); at 1/4096 one node ends at 0.1100, every technique on 2 nodes within 0.5% of it and
+ * on 4 within 1%; at 1/8192 about as low (0.1098 on one node) but the first epoch learns less
+ * (test RMSE 0.173 after it, against 0.149).
  *
  * <p>Immutable after construction.
  */
