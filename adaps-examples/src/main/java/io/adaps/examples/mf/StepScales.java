@@ -120,16 +120,6 @@ final class StepScales {
         return cols[col];
     }
 
-    /** Rows whose steps are scaled down. */
-    int scaledRows() {
-        return scaledRows;
-    }
-
-    /** Columns whose steps are scaled down. */
-    int scaledCols() {
-        return scaledCols;
-    }
-
     @Override
     public String toString() {
         return damps() ? "steps of " + scaledRows + " rows and " + scaledCols + " columns above 1/"

@@ -28,8 +28,6 @@ class StepScalesTest {
         assertThat(scales.col(0)).isEqualTo(4f / 8);
         assertThat(scales.col(1)).isEqualTo(4f / 5);
         assertThat(scales.col(2)).isEqualTo(1f);
-        assertThat(scales.scaledRows()).isEqualTo(2);
-        assertThat(scales.scaledCols()).isEqualTo(2);
         assertThat(scales).hasToString("steps of 2 rows and 2 columns above 1/4096 of the entries and the mean "
                 + "scaled by their frequency");
     }
