@@ -343,6 +343,26 @@ final class SlotSlab {
         return 0;
     }
 
+    /**
+     * Acquires {@code slot}'s write lock if it is free now and the slot holds {@code row}, without
+     * waiting: returns the odd sequence number now held, or 0 (nothing held, nothing changed) if
+     * another thread holds the lock or the row is not there.
+     */
+    int tryLockIfHolds(int slot, int row) {
+        int[] lock = locks[slot >>> shift];
+        int i = slot & mask;
+        int current = (int) SEQ.getVolatile(lock, 2 * i);
+        // The tag read before the CAS spares another row's slot a version bump; it is checked again under the lock.
+        if ((current & 1) != 0 || lock[2 * i + 1] != row || !SEQ.compareAndSet(lock, 2 * i, current, current + 1)) {
+            return 0;
+        }
+        if (lock[2 * i + 1] == row) {
+            return current + 1;
+        }
+        SEQ.setRelease(lock, 2 * i, current + 2);
+        return 0;
+    }
+
     /** Releases {@code slot}'s write lock, held as {@code locked}. */
     void unlock(int slot, int locked) {
         SEQ.setRelease(locks[slot >>> shift], 2 * (slot & mask), locked + 1);

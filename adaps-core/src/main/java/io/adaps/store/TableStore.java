@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.Initializer;
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRule;
@@ -507,6 +508,45 @@ public final class TableStore {
     /** Whether {@code row} is held here as an owned row. */
     public boolean owns(long row) {
         return (int) INDEX.getAcquire(index, (int) row) >= 0;
+    }
+
+    /**
+     * Runs {@code update} on the owned row {@code rowA} of {@code a} and the owned row {@code rowB}
+     * of {@code b} in their slots, holding both slots' write locks (one, for one row named twice);
+     * {@code false}, running nothing, if either row is not owned here now or another thread holds
+     * either lock at this moment. It never waits for a lock, so it cannot deadlock whatever the
+     * order of the rows; and under contention (two threads on one hot row) the caller's pull and
+     * push, which wait their turn once per batch, serve better than steps queueing for the row one
+     * by one. The change is the rows' update: only for stores whose rule adds (the caller checks).
+     */
+    public static boolean updateOwned(TableStore a, long rowA, TableStore b, long rowB, InPlaceUpdate update) {
+        int ra = (int) rowA;
+        int rb = (int) rowB;
+        int slotA = (int) INDEX.getAcquire(a.index, ra);
+        int slotB = (int) INDEX.getAcquire(b.index, rb);
+        if (slotA < 0 || slotB < 0) {
+            return false;
+        }
+        SlotSlab slabA = a.owned;
+        SlotSlab slabB = b.owned;
+        int lockedA = slabA.tryLockIfHolds(slotA, ra);
+        if (lockedA == 0) {
+            return false;
+        }
+        boolean one = slabA == slabB && ra == rb;
+        int lockedB = one ? lockedA : slabB.tryLockIfHolds(slotB, rb);
+        try {
+            if (lockedB == 0) {
+                return false;
+            }
+            update.apply(slabA.chunk(slotA), slabA.offset(slotA), slabB.chunk(slotB), slabB.offset(slotB));
+            return true;
+        } finally {
+            if (lockedB != 0 && !one) {
+                slabB.unlock(slotB, lockedB);
+            }
+            slabA.unlock(slotA, lockedA);
+        }
     }
 
     /** How {@code row} is held here, or {@code null} if it is not. */

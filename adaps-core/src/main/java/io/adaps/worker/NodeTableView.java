@@ -1,5 +1,6 @@
 package io.adaps.worker;
 
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.Table;
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
@@ -41,6 +42,11 @@ final class NodeTableView extends AbstractAccess implements TableView {
     @Override
     public void pullSample(long handle, long[] keysOut, int keysOffset, float[] valuesOut, int valuesOffset) {
         worker.pullSample(table, handle, keysOut, keysOffset, valuesOut, valuesOffset, false);
+    }
+
+    @Override
+    public boolean updateInPlace(long row, TableView other, long otherRow, InPlaceUpdate update) {
+        return worker.updateInPlace(table, row, other, otherRow, update);
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 
 import io.adaps.api.ClusterException;
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.KeyDistribution;
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.RestoredCheckpoint;
@@ -16,6 +17,7 @@ import io.adaps.api.SamplingScheme;
 import io.adaps.api.Table;
 import io.adaps.api.TableView;
 import io.adaps.api.Technique;
+import io.adaps.api.UpdateRules;
 import io.adaps.api.Worker;
 import io.adaps.api.WorkerMetrics;
 import io.adaps.consistency.ClusterClocks;
@@ -429,6 +431,43 @@ public final class NodeWorker extends AbstractAccess implements Worker {
             remote.send(ticket, buffer, inFlight);
         }
         return ticket;
+    }
+
+    /**
+     * {@link TableView#updateInPlace}: runs {@code update} on the owned rows {@code row} of
+     * {@code table} and {@code otherRow} of {@code other}'s table in their slots, if both locks are
+     * free ({@link TableStore#updateOwned}).
+     */
+    boolean updateInPlace(Table table, long row, TableView other, long otherRow, InPlaceUpdate update) {
+        checkUsable();
+        checkNotNull(other, "other");
+        checkNotNull(update, "update");
+        Table otherTable = other.table();
+        if (otherTable.id() >= views.length || views[otherTable.id()] != other) {
+            throw new IllegalArgumentException("other=" + other + " (expected a table view of worker " + id
+                    + " of node " + context.nodeId() + ")");
+        }
+        table.checkRow(row);
+        otherTable.checkRow(otherRow);
+        checkAdditive(table);
+        checkAdditive(otherTable);
+        if (!TableStore.updateOwned(stores[table.id()], row, stores[otherTable.id()], otherRow, update)) {
+            return false;
+        }
+        localPulls += 2;
+        localPushes += 2;
+        long reflects = cluster ? clocks.watermark() : ONE_NODE;
+        clockCell.countRead(table.id(), reflects);
+        clockCell.countRead(otherTable.id(), reflects);
+        return true;
+    }
+
+    private static void checkAdditive(Table table) {
+        if (table.spec().updateRule() != UpdateRules.add()) {
+            throw new IllegalArgumentException("updateRule=" + table.spec().updateRule().descriptor() + " of table '"
+                    + table.name() + "' (expected " + UpdateRules.add().descriptor()
+                    + ": a change in place is the update, and no other rule runs)");
+        }
     }
 
     /**

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.PeerFailedException;
 import io.adaps.api.TableSpec;
@@ -123,7 +124,7 @@ public abstract class RelocationContract {
                     for (int i = 0; i < n; i++) {
                         ids[i] = random.nextInt(rows);
                     }
-                    switch (random.nextInt(8)) {
+                    switch (random.nextInt(9)) {
                         case 0, 1, 2 -> {
                             table.push(ids, 0, n, one, 0);
                             pushed.addAndGet(n);
@@ -145,7 +146,20 @@ public abstract class RelocationContract {
                             ownSince[row] = 0;
                         }
                         case 6 -> table.localize(ids, 0, n);
-                        default -> table.localizeAsync(ids, 0, n);
+                        case 7 -> table.localizeAsync(ids, 0, n);
+                        default -> {
+                            // Adds 1 to both rows (2 to one row named twice) where they are, or
+                            // pushes the same where either is not owned here.
+                            int first = (int) ids[0];
+                            int second = random.nextInt(rows);
+                            if (!table.updateInPlace(first, table, second, ADD_ONE)) {
+                                table.push(first, one, 0);
+                                table.push(second, one, 0);
+                            }
+                            pushed.addAndGet(2);
+                            ownSince[first]++;
+                            ownSince[second]++;
+                        }
                     }
                 }
                 worker.waitAll();
@@ -205,6 +219,68 @@ public abstract class RelocationContract {
             assertThat(value).containsExactly(3f, 3f);
             atHome.pull(6, value, 0);
             assertThat(value).containsExactly(2f, 2f);
+        }
+    }
+
+    /** Adds 1 to every component of both rows; one row named twice gets 2. */
+    private static final InPlaceUpdate ADD_ONE = (a, ao, b, bo) -> {
+        for (int i = 0; i < 3; i++) {
+            a[ao + i] += 1;
+            b[bo + i] += 1;
+        }
+    };
+
+    @Test
+    void updatesInPlaceRunOnRowsOwnedHereOnly() throws Exception {
+        try (TestCluster cluster = fixture.cluster(2, b -> b.table(TableSpec.of("rows", 10, 2))
+                .table(TableSpec.of("cols", 10, 2)))) {
+            Worker worker = cluster.node(1).worker();
+            TableView rows = worker.table("rows");
+            TableView cols = worker.table("cols");
+            int[] calls = new int[1];
+            InPlaceUpdate step = (u, uo, w, wo) -> {
+                calls[0]++;
+                u[uo] += 1;
+                w[wo + 1] += 2;
+            };
+            // Homes by range: rows 0..4 of each table on node 0, rows 5..9 on node 1.
+            assertThat(rows.updateInPlace(6, cols, 2, step)).isFalse();
+            assertThat(calls[0]).isZero();
+            assertThat(rows.updateInPlace(6, cols, 7, step)).isTrue();
+            assertThat(rows.updateInPlace(7, rows, 7, (a, ao, b, bo) -> {
+                assertThat(b).isSameAs(a);
+                assertThat(bo).isEqualTo(ao);
+                a[ao] += 5;
+            })).isTrue();
+            cols.localize(new long[] {2});
+            assertThat(rows.updateInPlace(6, cols, 2, step)).isTrue();
+            assertThat(calls[0]).isEqualTo(2);
+            float[] value = new float[2];
+            Worker atHome = cluster.node(0).worker();
+            atHome.table("rows").pull(6, value, 0);
+            assertThat(value).containsExactly(2f, 0f);
+            atHome.table("rows").pull(7, value, 0);
+            assertThat(value).containsExactly(5f, 0f);
+            atHome.table("cols").pull(2, value, 0);
+            assertThat(value).containsExactly(0f, 2f);
+            atHome.table("cols").pull(7, value, 0);
+            assertThat(value).containsExactly(0f, 2f);
+            NodeMetrics metrics = cluster.node(1).metrics();
+            assertThat(metrics.perWorker()).singleElement()
+                    .satisfies(w -> assertThat(w.remoteAccesses()).isZero());
+        }
+    }
+
+    @Test
+    void updatesInPlaceLeaveReplicasAlone() throws Exception {
+        try (TestCluster cluster = fixture.cluster(2,
+                b -> b.table(TableSpec.of("t", 10, 3)).technique(Technique.FULL_REPLICATION))) {
+            TableView table = cluster.node(1).worker().table("t");
+            assertThat(table.updateInPlace(7, table, 2, ADD_ONE)).as("row 2 is a replica on node 1").isFalse();
+            assertThat(table.updateInPlace(7, table, 8, ADD_ONE)).isTrue();
+            float[] value = new float[3];
+            table.pull(2, value, 0);
+            assertThat(value).containsOnly(0f);
         }
     }
 

@@ -7,12 +7,14 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
 import io.adaps.testing.Concurrently;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
@@ -85,6 +87,75 @@ abstract class ConcurrencyInvariants {
             assertThat(node.metrics().localPushes()).isEqualTo(pushes);
         }
     }
+    /**
+     * Threads step pairs of a row and a column in place (adding 1 to every component of both) or
+     * push 1 to both; each thread also reads and checks that every value it sees has equal
+     * components. At the end every unit added is there.
+     */
+    @Test
+    void updatesInPlaceAndPushesLoseNothingAndAreNeverSeenHalfDone() throws Exception {
+        int rows = 8;
+        int cols = 5;
+        int valueLength = 16;
+        try (AdaPS node = AdaPS.builder().table(TableSpec.of("rows", rows, valueLength))
+                .table(TableSpec.of("cols", cols, valueLength)).build()) {
+            InPlaceUpdate addOne = (u, uo, w, wo) -> {
+                for (int i = 0; i < valueLength; i++) {
+                    u[uo + i] += 1;
+                    w[wo + i] += 1;
+                }
+            };
+            AtomicLong stepsInPlace = new AtomicLong();
+            Concurrently.run(threads(), t -> {
+                Worker worker = node.worker();
+                TableView rowView = worker.table("rows");
+                TableView colView = worker.table("cols");
+                SplittableRandom random = new SplittableRandom(31L * t + 7);
+                float[] ones = new float[valueLength];
+                java.util.Arrays.fill(ones, 1f);
+                float[] value = new float[valueLength];
+                for (int op = 0; op < operations(); op++) {
+                    int row = random.nextInt(rows);
+                    int col = random.nextInt(cols);
+                    // Even threads step in place, odd ones push or name the pair the other way round.
+                    // A step refused because another thread held a row at that moment is pushed.
+                    boolean inPlace;
+                    if (t % 2 == 0) {
+                        inPlace = rowView.updateInPlace(row, colView, col, addOne);
+                    } else {
+                        inPlace = op % 2 == 1 && colView.updateInPlace(col, rowView, row, addOne);
+                    }
+                    if (inPlace) {
+                        stepsInPlace.incrementAndGet();
+                    } else {
+                        rowView.push(row, ones, 0);
+                        colView.push(col, ones, 0);
+                    }
+                    TableView read = op % 2 == 0 ? rowView : colView;
+                    read.pull(op % 2 == 0 ? row : col, value, 0);
+                    for (int i = 1; i < valueLength; i++) {
+                        if (value[i] != value[0]) {
+                            throw new AssertionError("half a step seen: component 0 is " + value[0] + ", component "
+                                    + i + " is " + value[i]);
+                        }
+                    }
+                }
+            });
+            assertThat(stepsInPlace.get()).isPositive();
+            long expected = (long) threads() * operations();
+            Worker reader = node.worker();
+            float[] value = new float[valueLength];
+            for (String table : new String[] {"rows", "cols"}) {
+                long total = 0;
+                for (int r = 0; r < (table.equals("rows") ? rows : cols); r++) {
+                    reader.table(table).pull(r, value, 0);
+                    total += (long) value[valueLength - 1];
+                }
+                assertThat(total).as("units in table %s", table).isEqualTo(expected);
+            }
+        }
+    }
+
     @Test
     void readersNeverSeeTornOrDecreasingValues() throws Exception {
         int keys = 4;

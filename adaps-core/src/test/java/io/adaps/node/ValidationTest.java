@@ -13,9 +13,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.Initializers;
 import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
+import io.adaps.api.UpdateRules;
 import io.adaps.api.Worker;
 
 /**
@@ -89,6 +91,37 @@ class ValidationTest {
         assertRefused(() -> items.intent(9, 0, 1), IllegalArgumentException.class, "row=9" + expected);
         assertRefused(() -> items.localizeAsync(new long[] {0, 5}, 0, 2), IllegalArgumentException.class,
                 "row=5" + expected);
+    }
+
+    @Test
+    void inPlaceUpdates() {
+        TableView users = worker.table("users");
+        InPlaceUpdate touch = (a, ao, b, bo) -> {
+            a[ao] += 1;
+            b[bo] += 1;
+        };
+        assertRefused(() -> users.updateInPlace(10, items, 0, touch), IllegalArgumentException.class,
+                "row=10 (expected 0..9 in table 'users')");
+        assertRefused(() -> users.updateInPlace(0, items, 5, touch), IllegalArgumentException.class,
+                "row=5 (expected 0..4 in table 'items')");
+        assertRefused(() -> users.updateInPlace(0, null, 0, touch), NullPointerException.class,
+                "other=null (expected a value)");
+        assertRefused(() -> users.updateInPlace(0, items, 0, null), NullPointerException.class,
+                "update=null (expected a value)");
+        TableView othersItems = node.worker().table("items");
+        assertRefused(() -> users.updateInPlace(0, othersItems, 0, touch), IllegalArgumentException.class,
+                "other=TableView[items, worker=1] (expected a table view of worker 0 of node 0)");
+        try (AdaPS adagrad = AdaPS.builder().table(TableSpec.of("plain", 2, 2))
+                .table(TableSpec.of("steps", 2, 2).withUpdateRule(UpdateRules.adagrad(0.1f, 1e-6f))).build()) {
+            Worker own = adagrad.worker();
+            assertThatThrownBy(() -> own.table("plain").updateInPlace(0, own.table("steps"), 0, touch))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("updateRule=adagrad(learningRate=0.1, epsilon=1.0E-6) of table 'steps' (expected "
+                            + "add: a change in place is the update, and no other rule runs)");
+            float[] value = new float[2];
+            own.table("plain").pull(0, value, 0);
+            assertThat(value).containsExactly(0f, 0f);
+        }
     }
 
     @Test
@@ -203,6 +236,8 @@ class ValidationTest {
                 .hasMessage(closed);
         assertThatThrownBy(() -> worker.advanceClock()).isInstanceOf(IllegalStateException.class).hasMessage(closed);
         assertThatThrownBy(() -> worker.waitAll()).isInstanceOf(IllegalStateException.class).hasMessage(closed);
+        assertThatThrownBy(() -> users.updateInPlace(0, worker.table("items"), 0, (a, ao, b, bo) -> { }))
+                .isInstanceOf(IllegalStateException.class).hasMessage(closed);
         assertThatThrownBy(node::worker).isInstanceOf(IllegalStateException.class).hasMessage(closed);
         assertThatThrownBy(node::barrier).isInstanceOf(IllegalStateException.class).hasMessage(closed);
         assertThat(node.isClosed()).isTrue();

@@ -18,13 +18,17 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.Initializers;
 import io.adaps.api.TableSpec;
+import io.adaps.api.TableView;
 import io.adaps.api.Worker;
 
 /**
  * Local pull and push through a {@link Worker}, against the same copies on a plain
- * {@code float[][]} with no library, locks or checks: the physical limit of this machine.
+ * {@code float[][]} with no library, locks or checks: the physical limit of this machine. Also an
+ * update of pairs of rows in place ({@link TableView#updateInPlace}, adding a constant to both),
+ * against the same additions on the plain arrays.
  *
  * <p>Each operation is one batch of {@code batch} random keys (uniform over the table); report
  * values per second as operations per second times {@code batch}. Run with {@code -t 1} and
@@ -41,6 +45,8 @@ public class LocalAccessBenchmark {
     static final int ROWS = 1 << 16;
     /** Keys drawn ahead of time per thread; batches walk through them. */
     static final int KEY_SEQUENCE = 1 << 20;
+    /** What the pair updates add to every component. */
+    static final float STEP = 1e-3f;
 
     /** The parameters, once through AdaPS and once as plain arrays. */
     @State(Scope.Benchmark)
@@ -75,6 +81,9 @@ public class LocalAccessBenchmark {
         int batch;
 
         Worker worker;
+        TableView view;
+        /** Adds {@link #STEP} to every component of both rows, as {@link #plainUpdateInPlace} does. */
+        InPlaceUpdate addStep;
         long[] keys;
         float[] buffer;
         int cursor;
@@ -82,6 +91,14 @@ public class LocalAccessBenchmark {
         @Setup(Level.Trial)
         public void start(Parameters parameters) {
             worker = parameters.node.worker();
+            view = worker.table("t");
+            int length = parameters.valueLength;
+            addStep = (first, firstOffset, second, secondOffset) -> {
+                for (int j = 0; j < length; j++) {
+                    first[firstOffset + j] += STEP;
+                    second[secondOffset + j] += STEP;
+                }
+            };
             buffer = new float[batch * parameters.valueLength];
             java.util.Arrays.fill(buffer, 1e-3f);
             SplittableRandom random = new SplittableRandom(Thread.currentThread().getId());
@@ -109,6 +126,34 @@ public class LocalAccessBenchmark {
     public float[] push(Caller caller) {
         caller.worker.push(caller.keys, caller.nextBatch(), caller.batch, caller.buffer, 0);
         return caller.buffer;
+    }
+
+    /** {@code batch} in-place updates of the pairs of consecutive keys from the batch's offset. */
+    @Benchmark
+    public int updateInPlace(Caller caller) {
+        int offset = caller.nextBatch();
+        long[] keys = caller.keys;
+        TableView view = caller.view;
+        int done = 0;
+        for (int i = 0; i < caller.batch; i++) {
+            done += view.updateInPlace(keys[offset + i], view, keys[offset + i + 1], caller.addStep) ? 1 : 0;
+        }
+        return done;
+    }
+
+    @Benchmark
+    public float[][] plainUpdateInPlace(Parameters parameters, Caller caller) {
+        float[][] plain = parameters.plain;
+        int offset = caller.nextBatch();
+        for (int i = 0; i < caller.batch; i++) {
+            float[] first = plain[(int) caller.keys[offset + i]];
+            float[] second = plain[(int) caller.keys[offset + i + 1]];
+            for (int j = 0; j < first.length; j++) {
+                first[j] += STEP;
+                second[j] += STEP;
+            }
+        }
+        return plain;
     }
 
     @Benchmark

@@ -4,6 +4,7 @@ import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 import static io.adaps.examples.Checks.checkPositiveFinite;
 
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
 import io.adaps.examples.Checks;
@@ -17,21 +18,31 @@ import io.adaps.examples.Checks;
  * {@code u += lr * (e * w - reg * u)} and {@code w += lr * (e * u - reg * w)}, both computed from the
  * old values.
  *
- * <p>A batch pulls the distinct rows and columns its entries touch with one multi-row pull per
- * table, runs the steps of its entries in order on those copies (so an entry sees the steps of the
- * entries before it, as in sequential SGD), and pushes what they changed as updates to additive
- * tables. On a cluster a batch therefore costs one round trip per peer instead of several per
- * entry, and concurrent steps of other threads and nodes on the same row add up instead of
- * overwriting each other: Hogwild without lost updates, where the other threads' steps become
- * visible at the next batch. A batch of one entry is plain per-entry Hogwild.
+ * <p>An entry whose row and column this node owns is stepped where the node stores them
+ * ({@link TableView#updateInPlace}): Hogwild as on plain arrays, except that each step holds the
+ * two rows' locks, so concurrent steps and pushes add up instead of overwriting each other. On a
+ * single node with one thread that is every entry. The entries of a batch that are not all here (a
+ * column held as a replica, a row at another node), or whose row another thread was writing at
+ * that moment, are stepped on copies: the batch pulls their distinct rows and
+ * columns with one multi-row pull per table, runs their steps in order on the copies (so an entry
+ * sees the steps of the entries before it, as in sequential SGD), and pushes what they changed as
+ * updates to the additive tables. On a cluster such a batch costs one round trip per peer instead
+ * of several per entry, and the other threads' and nodes' steps on the same rows become visible at
+ * the next batch. Within a batch the entries stepped in place go first, then those on copies,
+ * each in their order.
  *
  * <p>Belongs to the thread of its worker; the buffers are allocated once, so training allocates
  * nothing.
  */
 public final class MfSgdKernel {
     private final Worker worker;
+    private final TableView rowFactors;
+    private final TableView colFactors;
     private final RowBatch rowBatch;
     private final RowBatch colBatch;
+    /** Entries of the current batch whose row or column is not owned here, by index. */
+    private final int[] copies;
+    private final InPlaceStep inPlace = new InPlaceStep();
     private final int batchSize;
     private final int rank;
     private final float learningRate;
@@ -47,8 +58,8 @@ public final class MfSgdKernel {
     public MfSgdKernel(Worker worker, String rowTable, String colTable, float learningRate, float regularization,
                        int batchSize) {
         checkNotNull(worker, "worker");
-        TableView rowFactors = worker.table(rowTable);
-        TableView colFactors = worker.table(colTable);
+        this.rowFactors = worker.table(rowTable);
+        this.colFactors = worker.table(colTable);
         this.rank = rowFactors.table().valueLength();
         if (colFactors.table().valueLength() != rank) {
             throw new IllegalArgumentException("valueLength=" + colFactors.table().valueLength() + " of table '"
@@ -58,6 +69,7 @@ public final class MfSgdKernel {
         this.regularization = Checks.checkNonNegativeFinite(regularization, "regularization");
         this.batchSize = checkPositive(batchSize, "batchSize");
         this.worker = worker;
+        this.copies = new int[batchSize];
         this.rowBatch = new RowBatch(rowFactors, (int) Math.min(batchSize, rowFactors.table().rows()));
         this.colBatch = new RowBatch(colFactors, (int) Math.min(batchSize, colFactors.table().rows()));
     }
@@ -87,20 +99,50 @@ public final class MfSgdKernel {
         double sum = 0;
         for (int start = from; start < to; start += batchSize) {
             int end = Math.min(to, start + batchSize);
-            pull(rows, cols, start, end);
-            rowBatch.keepPulledValues();
-            colBatch.keepPulledValues();
+            int copied = 0;
             for (int i = start; i < end; i++) {
-                float rowRate = damps ? learningRate * scales.row(rows[i]) : learningRate;
-                float colRate = damps ? learningRate * scales.col(cols[i]) : learningRate;
-                sum += step(rowBatch.offset(rows[i]), colBatch.offset(cols[i]), values[i], rowRate, colRate);
+                inPlace.value = values[i];
+                inPlace.rowRate = damps ? learningRate * scales.row(rows[i]) : learningRate;
+                inPlace.colRate = damps ? learningRate * scales.col(cols[i]) : learningRate;
+                if (rowFactors.updateInPlace(rows[i], colFactors, cols[i], inPlace)) {
+                    sum += inPlace.squaredError;
+                } else {
+                    copies[copied++] = i;
+                }
             }
-            rowBatch.pushSteps();
-            colBatch.pushSteps();
-            rowBatch.clear();
-            colBatch.clear();
+            if (copied > 0) {
+                sum += trainOnCopies(rows, cols, values, copied, damps, scales);
+            }
         }
         worker.waitAll();
+        return sum;
+    }
+
+    /**
+     * Trains the entries {@link #copies}{@code [0 .. count)}, those whose row or column is not owned
+     * here, on copies: pulls their distinct rows and columns, steps in order, pushes the steps.
+     */
+    private double trainOnCopies(int[] rows, int[] cols, float[] values, int count, boolean damps,
+                                 StepScales scales) {
+        for (int j = 0; j < count; j++) {
+            rowBatch.add(rows[copies[j]]);
+            colBatch.add(cols[copies[j]]);
+        }
+        pullBatches();
+        rowBatch.keepPulledValues();
+        colBatch.keepPulledValues();
+        double sum = 0;
+        for (int j = 0; j < count; j++) {
+            int i = copies[j];
+            float rowRate = damps ? learningRate * scales.row(rows[i]) : learningRate;
+            float colRate = damps ? learningRate * scales.col(cols[i]) : learningRate;
+            sum += step(rowBatch.values, rowBatch.offset(rows[i]), colBatch.values, colBatch.offset(cols[i]),
+                    values[i], rowRate, colRate);
+        }
+        rowBatch.pushSteps();
+        colBatch.pushSteps();
+        rowBatch.clear();
+        colBatch.clear();
         return sum;
     }
 
@@ -145,6 +187,11 @@ public final class MfSgdKernel {
             rowBatch.add(rows[i]);
             colBatch.add(cols[i]);
         }
+        pullBatches();
+    }
+
+    /** Pulls the rows and columns added to the batches. */
+    private void pullBatches() {
         long rowTicket = rowBatch.pullAsync();
         long colTicket = colBatch.pullAsync();
         worker.waitFor(rowTicket);
@@ -152,12 +199,10 @@ public final class MfSgdKernel {
     }
 
     /**
-     * One step on the local copies at {@code uo} and {@code wo}, of size {@code rowRate} for the row
-     * and {@code colRate} for the column; returns e^2.
+     * One step on the row factor at {@code u[uo ..]} and the column factor at {@code w[wo ..]}, of
+     * size {@code rowRate} for the row and {@code colRate} for the column; returns e^2.
      */
-    private float step(int uo, int wo, float value, float rowRate, float colRate) {
-        float[] u = rowBatch.values;
-        float[] w = colBatch.values;
+    private float step(float[] u, int uo, float[] w, int wo, float value, float rowRate, float colRate) {
         float error = value - dot(u, uo, w, wo);
         float reg = regularization;
         for (int k = 0; k < rank; k++) {
@@ -167,6 +212,20 @@ public final class MfSgdKernel {
             w[wo + k] = wk + colRate * (error * uk - reg * wk);
         }
         return error * error;
+    }
+
+    /** The step of one entry on its row and column where the node stores them; its inputs are set before each use. */
+    private final class InPlaceStep implements InPlaceUpdate {
+        float value;
+        float rowRate;
+        float colRate;
+        /** What the last step returned. */
+        float squaredError;
+
+        @Override
+        public void apply(float[] u, int uo, float[] w, int wo) {
+            squaredError = step(u, uo, w, wo, value, rowRate, colRate);
+        }
     }
 
     private float dot(float[] u, int uo, float[] w, int wo) {

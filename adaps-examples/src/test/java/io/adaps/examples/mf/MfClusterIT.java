@@ -27,7 +27,7 @@ class MfClusterIT {
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
-    void staticTwoNodesConvergeWithHalfTheAccessesRemote() {
+    void staticTwoNodesConvergeWithManyAccessesRemote() {
         String output = launch("STATIC");
         assertThat(output)
                 .contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique STATIC, "
@@ -35,7 +35,10 @@ class MfClusterIT {
                 .contains("[node 0] node 0 of 2: trains on 54000 entries, tests on 6000")
                 .contains("[node 1] node 1 of 2: trains on 54000 entries, tests on 6000");
         assertConverges(output);
-        assertThat(localFraction(output)).isBetween(0.4, 0.6);
+        // Half of each node's rows and columns are here: the quarter of its entries with both here are
+        // stepped in place, counted per entry; the others' rows are pulled and pushed once per batch
+        // (0.77 local in a run of the build that added the in-place steps, 0.4-0.6 before them).
+        assertThat(localFraction(output)).isBetween(0.5, 0.9);
         for (int node = 0; node < 2; node++) {
             Matcher metrics = metrics(output, node);
             for (int group = 1; group <= 4; group++) {

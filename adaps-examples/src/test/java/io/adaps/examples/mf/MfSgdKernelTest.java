@@ -4,11 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Offset.offset;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.TableSpec;
+import io.adaps.api.Technique;
 import io.adaps.api.Worker;
+import io.adaps.api.transport.InJvmNetwork;
+import io.adaps.api.transport.InJvmTransport;
+import io.adaps.testing.Concurrently;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -98,14 +105,63 @@ class MfSgdKernelTest {
     }
 
     @Test
-    void aBatchPullsAndPushesEachDistinctRowAndColumnOnce() {
+    void entriesOwnedHereAreSteppedInPlace() {
         MfData data = new MfData(3, 2, new int[] {0, 0, 1, 2}, new int[] {0, 1, 0, 0}, new float[] {1f, 2f, 3f, 4f});
         try (AdaPS node = MfTables.startNode(3, 2, 2, 1)) {
             MfSgdKernel kernel = new MfSgdKernel(node.worker(), MfTables.ROWS, MfTables.COLS, 0.1f, 0f, 3);
             kernel.train(data, 0, 4);
-            // Batch 1: entries 0..2 touch rows {0, 1} and columns {0, 1}; batch 2: row 2 and column 0.
-            assertThat(node.metrics().localPulls()).isEqualTo(4 + 2);
-            assertThat(node.metrics().localPushes()).isEqualTo(4 + 2);
+            // Each entry reads and writes its row and column where they are: no copies.
+            assertThat(node.metrics().localPulls()).isEqualTo(4 * 2);
+            assertThat(node.metrics().localPushes()).isEqualTo(4 * 2);
+        }
+    }
+
+    /**
+     * On node 1 of two, the entries whose row and column it owns are stepped in place, the others
+     * on copies pulled once per distinct row and column of the batch; the model is the single
+     * node's after the same steps in that order (in place first, then the copies).
+     */
+    @Test
+    void entriesNotAllHereAreSteppedOnCopiesOfTheirDistinctRowsAndColumns() throws Exception {
+        // Homes by range: rows 0-1 and column 0 on node 0, rows 2-3 and column 1 on node 1.
+        int[] rows = {2, 0, 2, 3, 0};
+        int[] cols = {0, 1, 1, 1, 1};
+        float[] values = {1f, 2f, 3f, 4f, 5f};
+        MfData data = new MfData(4, 2, rows, cols, values);
+        InJvmNetwork network = new InJvmNetwork();
+        ConcurrentHashMap<Integer, AdaPS> nodes = new ConcurrentHashMap<>();
+        float[] actual = new float[(4 + 2) * 2];
+        try {
+            Concurrently.run(2, Duration.ofSeconds(60), id -> nodes.put(id, MfTables.builder(4, 2, 2, 5)
+                    .technique(Technique.STATIC).nodeId(id).peers(List.of("n0:1", "n1:1"))
+                    .transport(new InJvmTransport(network)).build()));
+            AdaPS node = nodes.get(1);
+            Worker worker = node.worker();
+            new MfSgdKernel(worker, MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f, 5).train(data, 0, 5);
+            // In place: (2, 1) and (3, 1). On copies: rows {2, 0} and columns {0, 1}, of which row 0 and column 0 remote.
+            assertThat(node.metrics().localPulls()).isEqualTo(2 * 2 + 2);
+            assertThat(node.metrics().remotePulls()).isEqualTo(2);
+            assertThat(node.metrics().localPushes()).isEqualTo(2 * 2 + 2);
+            assertThat(node.metrics().remotePushes()).isEqualTo(2);
+            worker.pull(new long[] {0, 1, 2, 3, 4, 5}, actual);
+        } finally {
+            nodes.values().forEach(AdaPS::close);
+        }
+        int[] order = {2, 3, 0, 1, 4};
+        MfData reordered = new MfData(4, 2, new int[5], new int[5], new float[5]);
+        for (int i = 0; i < order.length; i++) {
+            reordered.rows()[i] = rows[order[i]];
+            reordered.cols()[i] = cols[order[i]];
+            reordered.values()[i] = values[order[i]];
+        }
+        try (AdaPS single = MfTables.startNode(4, 2, 2, 5)) {
+            Worker worker = single.worker();
+            new MfSgdKernel(worker, MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f, 1).train(reordered, 0, 5);
+            float[] expected = new float[actual.length];
+            worker.pull(new long[] {0, 1, 2, 3, 4, 5}, expected);
+            for (int i = 0; i < expected.length; i++) {
+                assertThat(actual[i]).as("component %d", i).isCloseTo(expected[i], offset(1e-6f));
+            }
         }
     }
 
