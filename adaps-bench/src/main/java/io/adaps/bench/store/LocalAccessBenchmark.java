@@ -128,7 +128,12 @@ public class LocalAccessBenchmark {
         return caller.buffer;
     }
 
-    /** {@code batch} in-place updates of the pairs of consecutive keys from the batch's offset. */
+    /** Where the key paired with the key at {@code index} of a key sequence is: the mirror position. */
+    static int partner(int index) {
+        return KEY_SEQUENCE - 1 - index;
+    }
+
+    /** {@code batch} in-place updates of the batch's keys, each paired with its {@link #partner}. */
     @Benchmark
     public int updateInPlace(Caller caller) {
         int offset = caller.nextBatch();
@@ -136,7 +141,7 @@ public class LocalAccessBenchmark {
         TableView view = caller.view;
         int done = 0;
         for (int i = 0; i < caller.batch; i++) {
-            done += view.updateInPlace(keys[offset + i], view, keys[offset + i + 1], caller.addStep) ? 1 : 0;
+            done += view.updateInPlace(keys[offset + i], view, keys[partner(offset + i)], caller.addStep) ? 1 : 0;
         }
         return done;
     }
@@ -147,7 +152,7 @@ public class LocalAccessBenchmark {
         int offset = caller.nextBatch();
         for (int i = 0; i < caller.batch; i++) {
             float[] first = plain[(int) caller.keys[offset + i]];
-            float[] second = plain[(int) caller.keys[offset + i + 1]];
+            float[] second = plain[(int) caller.keys[partner(offset + i)]];
             for (int j = 0; j < first.length; j++) {
                 first[j] += STEP;
                 second[j] += STEP;

@@ -112,7 +112,8 @@ public final class MfCommand implements Callable<Integer> {
     private Technique technique;
 
     @Option(names = "--batch", paramLabel = "N", defaultValue = "" + MfTrainer.DEFAULT_BATCH,
-            description = "Entries per batch of pulls and pushes of a thread (default: ${DEFAULT-VALUE}).")
+            description = "Entries per batch of a thread: those whose row and column this node owns are stepped in place, "
+                    + "the others on copies pulled and pushed once per batch (default: ${DEFAULT-VALUE}).")
     private int batch;
 
     @Mixin

@@ -50,7 +50,7 @@ public final class MfTrainer implements AutoCloseable {
      * ({@link EpochCuts#PER_EPOCH}).
      */
     static final int HOGWILD_STEPS = EpochCuts.PER_EPOCH;
-    /** Entries per batch of pulls and pushes, unless configured otherwise. */
+    /** Entries per batch of the kernel ({@link MfSgdKernel}), unless configured otherwise. */
     public static final int DEFAULT_BATCH = 1024;
 
     private final AdaPS node;
