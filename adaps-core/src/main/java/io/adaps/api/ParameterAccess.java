@@ -15,7 +15,10 @@ import java.util.Collection;
  * <h2>Semantics</h2>
  * <ul>
  *   <li>{@code pull} copies current values; each value comes from one consistent state of its
- *       parameter (never torn). Different ids are read one after another, not atomically together.</li>
+ *       parameter (never torn). Different ids are read one after another, not atomically together,
+ *       and not necessarily in their order: rows held on this node are read during the call, the
+ *       others when their owners answer (an id named twice may be read once here and once
+ *       remotely, if its row arrives meanwhile).</li>
  *   <li>{@code push} hands an update to the table's {@link UpdateRule}, applied where the parameter
  *       lives; concurrent pushes to one parameter never lose an update.</li>
  *   <li>{@code set} replaces values and leaves update-rule state (e.g. Adagrad's accumulator) alone.</li>

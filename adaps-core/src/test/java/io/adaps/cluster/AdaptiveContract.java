@@ -113,6 +113,7 @@ public abstract class AdaptiveContract {
                 }
                 boolean monotonic = !technique.replicates();
                 float[] lastSeen = new float[ROWS];
+                float[] seenNow = new float[ROWS];
                 float[] ownSince = new float[ROWS];
                 float[] own = new float[ROWS];
                 float[] ones = new float[KEYS_PER_CLOCK * VALUE_LENGTH];
@@ -128,6 +129,9 @@ public abstract class AdaptiveContract {
                         own[(int) key]++;
                     }
                     table.pull(keys, values);
+                    // A key named twice is read twice, and not necessarily in the order of the ids
+                    // (local rows are read during the call, remote ones when their answers come): each
+                    // read must show what the calls before showed, and the largest is what this call saw.
                     for (int i = 0; i < KEYS_PER_CLOCK; i++) {
                         int key = (int) keys[i];
                         float value = values[i * VALUE_LENGTH];
@@ -138,8 +142,17 @@ public abstract class AdaptiveContract {
                             assertThat(value).as("key %d at clock %d of worker %d: what it saw and pushed since",
                                     key, c, t).isGreaterThanOrEqualTo(lastSeen[key] + ownSince[key]);
                         }
-                        lastSeen[key] = value;
-                        ownSince[key] = 0;
+                    }
+                    for (long key : keys) {
+                        seenNow[(int) key] = Float.NEGATIVE_INFINITY;
+                    }
+                    for (int i = 0; i < KEYS_PER_CLOCK; i++) {
+                        int key = (int) keys[i];
+                        seenNow[key] = Math.max(seenNow[key], values[i * VALUE_LENGTH]);
+                    }
+                    for (long key : keys) {
+                        lastSeen[(int) key] = seenNow[(int) key];
+                        ownSince[(int) key] = 0;
                     }
                     if (c % 10 == 9) {
                         worker.waitSync();

@@ -40,7 +40,7 @@ public final class MfSgdKernel {
     private final TableView colFactors;
     private final RowBatch rowBatch;
     private final RowBatch colBatch;
-    /** Entries of the current batch whose row or column is not owned here, by index. */
+    /** Entries of the current batch that were not stepped in place, by index. */
     private final int[] copies;
     private final InPlaceStep inPlace = new InPlaceStep();
     private final int batchSize;
@@ -102,8 +102,8 @@ public final class MfSgdKernel {
             int copied = 0;
             for (int i = start; i < end; i++) {
                 inPlace.value = values[i];
-                inPlace.rowRate = damps ? learningRate * scales.row(rows[i]) : learningRate;
-                inPlace.colRate = damps ? learningRate * scales.col(cols[i]) : learningRate;
+                inPlace.rowRate = rowRate(scales, damps, rows[i]);
+                inPlace.colRate = colRate(scales, damps, cols[i]);
                 if (rowFactors.updateInPlace(rows[i], colFactors, cols[i], inPlace)) {
                     sum += inPlace.squaredError;
                 } else {
@@ -118,9 +118,19 @@ public final class MfSgdKernel {
         return sum;
     }
 
+    /** The step size of row {@code row}: the learning rate, times its scale if {@code scales} {@code damps}. */
+    private float rowRate(StepScales scales, boolean damps, int row) {
+        return damps ? learningRate * scales.row(row) : learningRate;
+    }
+
+    /** The step size of column {@code col}, as {@link #rowRate}. */
+    private float colRate(StepScales scales, boolean damps, int col) {
+        return damps ? learningRate * scales.col(col) : learningRate;
+    }
+
     /**
-     * Trains the entries {@link #copies}{@code [0 .. count)}, those whose row or column is not owned
-     * here, on copies: pulls their distinct rows and columns, steps in order, pushes the steps.
+     * Trains the entries {@link #copies}{@code [0 .. count)}, those not stepped in place, on copies:
+     * pulls their distinct rows and columns, steps in order, pushes the steps.
      */
     private double trainOnCopies(int[] rows, int[] cols, float[] values, int count, boolean damps,
                                  StepScales scales) {
@@ -134,10 +144,8 @@ public final class MfSgdKernel {
         double sum = 0;
         for (int j = 0; j < count; j++) {
             int i = copies[j];
-            float rowRate = damps ? learningRate * scales.row(rows[i]) : learningRate;
-            float colRate = damps ? learningRate * scales.col(cols[i]) : learningRate;
             sum += step(rowBatch.values, rowBatch.offset(rows[i]), colBatch.values, colBatch.offset(cols[i]),
-                    values[i], rowRate, colRate);
+                    values[i], rowRate(scales, damps, rows[i]), colRate(scales, damps, cols[i]));
         }
         rowBatch.pushSteps();
         colBatch.pushSteps();
