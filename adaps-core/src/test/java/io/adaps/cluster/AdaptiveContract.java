@@ -113,7 +113,6 @@ public abstract class AdaptiveContract {
                 }
                 boolean monotonic = !technique.replicates();
                 float[] lastSeen = new float[ROWS];
-                float[] seenNow = new float[ROWS];
                 float[] ownSince = new float[ROWS];
                 float[] own = new float[ROWS];
                 float[] ones = new float[KEYS_PER_CLOCK * VALUE_LENGTH];
@@ -144,15 +143,12 @@ public abstract class AdaptiveContract {
                         }
                     }
                     for (long key : keys) {
-                        seenNow[(int) key] = Float.NEGATIVE_INFINITY;
+                        lastSeen[(int) key] = 0;
+                        ownSince[(int) key] = 0;
                     }
                     for (int i = 0; i < KEYS_PER_CLOCK; i++) {
                         int key = (int) keys[i];
-                        seenNow[key] = Math.max(seenNow[key], values[i * VALUE_LENGTH]);
-                    }
-                    for (long key : keys) {
-                        lastSeen[(int) key] = seenNow[(int) key];
-                        ownSince[(int) key] = 0;
+                        lastSeen[key] = Math.max(lastSeen[key], values[i * VALUE_LENGTH]);
                     }
                     if (c % 10 == 9) {
                         worker.waitSync();

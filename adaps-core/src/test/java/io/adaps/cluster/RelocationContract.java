@@ -222,7 +222,7 @@ public abstract class RelocationContract {
         }
     }
 
-    /** Adds 1 to every component of both rows; one row named twice gets 2. */
+    /** Adds 1 to every component of both rows of the tests' 3-float tables; one row named twice gets 2. */
     private static final InPlaceUpdate ADD_ONE = (a, ao, b, bo) -> {
         for (int i = 0; i < 3; i++) {
             a[ao + i] += 1;

@@ -87,6 +87,7 @@ abstract class ConcurrencyInvariants {
             assertThat(node.metrics().localPushes()).isEqualTo(pushes);
         }
     }
+
     /**
      * Threads step pairs of a row and a column in place (adding 1 to every component of both) or
      * push 1 to both; each thread also reads and checks that every value it sees has equal
