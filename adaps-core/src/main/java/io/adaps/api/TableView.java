@@ -45,24 +45,29 @@ public interface TableView extends ParameterAccess {
 
     /**
      * Runs {@code update} on the stored values of row {@code row} of this table and row
-     * {@code otherRow} of {@code other}'s table, in place, if this node owns both rows now and no
+     * {@code otherRow} of {@code other}'s table, in place, if this node holds both rows now and no
      * other thread is writing either; returns whether it did. The Hogwild step of a pair of
      * parameters (a matrix row and column, a word and a context) without the copies of a pull and a
      * push: the caller falls back to those for a pair it returns {@code false} for (nothing ran,
      * nothing changed).
      *
      * <ul>
-     *   <li>Only rows this node owns: a replica, a row of another node or one on its way here is
-     *       {@code false}.</li>
+     *   <li>Rows this node owns, and replicas of rows it does not own once they hold their owner's
+     *       value and are as fresh as a pull of them would have to be (their tables' staleness
+     *       bounds). What the update changes in a replica reaches the owner with the next
+     *       synchronization, like a push to it. A row of another node, one on its way here or a
+     *       replica still waiting for its owner's value is {@code false}.</li>
      *   <li>It never waits: a row whose lock another thread holds at this moment (a concurrent
-     *       step or push on a hot row) is {@code false} too; pull and push wait their turn.</li>
+     *       step or push on a hot row, a synchronization round taking a replica's changes) is
+     *       {@code false} too; pull and push wait their turn.</li>
      *   <li>Both tables must use the built-in additive rule ({@link UpdateRules#add()}, the
      *       default): the change made in place is the update, and no other rule runs.</li>
      *   <li>The update runs while this worker holds both rows' write locks (one lock when the same
      *       row is named twice): pulls, pushes, relocations, synchronization and checkpoints see the
      *       values before or after it, never half of it, and no concurrent push is lost. It counts
      *       as a local pull and push of each row.</li>
-     *   <li>Owned values are as fresh as a pull of them: every consistency model's bound holds.</li>
+     *   <li>The values it reads are as fresh as a pull of them: every consistency model's bound
+     *       holds.</li>
      * </ul>
      *
      * @throws IllegalArgumentException if a row is not in its table, {@code other} is another

@@ -6,6 +6,7 @@ import java.util.Arrays;
 
 import io.adaps.api.Initializer;
 import io.adaps.api.UpdateRule;
+import io.adaps.api.UpdateRules;
 
 /**
  * The replicas of one table that this node holds: local copies of rows owned by other nodes, in a
@@ -15,6 +16,8 @@ import io.adaps.api.UpdateRule;
  * <pre>
  *   | value (L) | state (S) | base (L) | delta (L) |     stride = L + S + 2L
  *   &lt;-- as an owned slot --&gt;
+ *
+ *   | value (L) | base (L) |                             stride = 2L, for the additive rule
  * </pre>
  * <ul>
  *   <li>{@code value}, {@code state}: the replica's current value and the update rule's state,
@@ -25,6 +28,11 @@ import io.adaps.api.UpdateRule;
  *       owner applies through its rule at the next synchronization (this is why replicas are for
  *       rules that {@linkplain UpdateRule#accumulates() accumulate}).</li>
  * </ul>
+ * Under the additive rule ({@link UpdateRules#add()}) the sum of the updates since the snapshot
+ * is {@code value - base}, so the delta is not kept but computed where it is handed out: a push
+ * writes the value only, and a change made in place ({@link TableStore#updateHeld}) needs no
+ * bookkeeping at all. The owner then receives what the replica's value did, rounded as the value
+ * was, rather than the sum of the updates: the same rounding an owned row's updates get.
  * Beside each slot, the slab keeps a mark ({@link SlotSlab#mark}): the slot's sequence number
  * after the last write that left the delta zero and {@code base == value} (an install, a
  * snapshot, a refresh with nothing pushed since the snapshot). While the sequence still has that
@@ -34,7 +42,7 @@ import io.adaps.api.UpdateRule;
  *
  * <h2>Synchronization</h2>
  * One round for a replica is: {@link #snapshot} (under the slot lock: hand out {@code delta},
- * zero it, {@code base = value}; a clean slot, like most replicas of rarely used keys in a
+ * zero it, {@code base = value}, or hand out {@code value - base} for the additive rule; a clean slot, like most replicas of rarely used keys in a
  * round, skips this without taking the lock), send the delta to the owner, and when the owner
  * answers with its fresh value (which includes that delta), {@link #refresh}:
  * {@code value = fresh + (value - base)}, {@code base = fresh}. The difference
@@ -46,12 +54,17 @@ import io.adaps.api.UpdateRule;
 final class ReplicaSlots {
     private final SlotSlab slab;
     private final int valueLength;
-    /** Where base and delta start within a slot. */
+    /** Whether the rule is the additive one: then the delta is {@code value - base}, not kept. */
+    private final boolean additive;
+    /** Where base and (unless {@link #additive}) delta start within a slot. */
     private final int baseOffset;
     private final int deltaOffset;
 
-    ReplicaSlots(int valueLength, int stateLength, int capacity) {
-        this.slab = new SlotSlab(valueLength, stateLength, 2 * valueLength, capacity);
+    /** Replicas of rows of {@code valueLength} floats whose update rule is {@code rule}. */
+    ReplicaSlots(int valueLength, UpdateRule rule, int capacity) {
+        int stateLength = rule.stateLength(valueLength);
+        this.additive = rule == UpdateRules.add();
+        this.slab = new SlotSlab(valueLength, stateLength, (additive ? 1 : 2) * valueLength, capacity);
         this.valueLength = valueLength;
         this.baseOffset = valueLength + stateLength;
         this.deltaOffset = baseOffset + valueLength;
@@ -98,7 +111,9 @@ final class ReplicaSlots {
         }
         Arrays.fill(chunk, at + valueLength, at + baseOffset, 0f);
         System.arraycopy(chunk, at, chunk, at + baseOffset, valueLength);
-        Arrays.fill(chunk, at + deltaOffset, at + deltaOffset + valueLength, 0f);
+        if (!additive) {
+            Arrays.fill(chunk, at + deltaOffset, at + deltaOffset + valueLength, 0f);
+        }
         slab.mark(slot, locked + 1);
         slab.unlockHolding(slot, row, locked);
     }
@@ -110,8 +125,8 @@ final class ReplicaSlots {
 
     /**
      * Under the slot lock, applies {@code rule} with {@code update} to the replica's value and
-     * state and adds the raw update to its delta; {@code false}, changing nothing, if the slot does
-     * not hold {@code row}.
+     * state and adds the raw update to its delta (for the additive rule, the value's change is the
+     * delta); {@code false}, changing nothing, if the slot does not hold {@code row}.
      */
     boolean update(int slot, int row, UpdateRule rule, float[] update, int updateOffset) {
         int locked = slab.lockIfHolds(slot, row);
@@ -122,14 +137,21 @@ final class ReplicaSlots {
             float[] chunk = slab.chunk(slot);
             int at = slab.offset(slot);
             rule.apply(chunk, at, valueLength, update, updateOffset);
-            int delta = at + deltaOffset;
-            for (int i = 0; i < valueLength; i++) {
-                chunk[delta + i] += update[updateOffset + i];
+            if (!additive) {
+                int delta = at + deltaOffset;
+                for (int i = 0; i < valueLength; i++) {
+                    chunk[delta + i] += update[updateOffset + i];
+                }
             }
             return true;
         } finally {
             slab.unlock(slot, locked);
         }
+    }
+
+    /** The slab of the slots, for changes made in place under a slot's lock (additive rule only: {@link TableStore#updateHeld}). */
+    SlotSlab slab() {
+        return slab;
     }
 
     /**
@@ -150,13 +172,14 @@ final class ReplicaSlots {
         }
         float[] chunk = slab.chunk(slot);
         int at = slab.offset(slot);
-        int delta = at + deltaOffset;
         // Most replicas of a round have no delta (the tail of a skewed distribution): they only
         // take the value as their base, without copying the delta out and clearing it.
-        boolean zero = TableStore.isZero(chunk, delta, valueLength);
+        boolean zero = deltaIsZero(chunk, at);
         if (!zero) {
-            System.arraycopy(chunk, delta, dst, dstOffset, valueLength);
-            Arrays.fill(chunk, delta, delta + valueLength, 0f);
+            copyDelta(slot, dst, dstOffset);
+            if (!additive) {
+                Arrays.fill(chunk, at + deltaOffset, at + deltaOffset + valueLength, 0f);
+            }
         }
         System.arraycopy(chunk, at, chunk, at + baseOffset, valueLength);
         slab.mark(slot, locked + 1);
@@ -201,9 +224,31 @@ final class ReplicaSlots {
         return slab.lockIfHolds(slot, row);
     }
 
+    /** Whether the delta of the slot at {@code chunk[at ..]} is all zeros, as {@link TableStore#isZero} tells. */
+    private boolean deltaIsZero(float[] chunk, int at) {
+        if (!additive) {
+            return TableStore.isZero(chunk, at + deltaOffset, valueLength);
+        }
+        int base = at + baseOffset;
+        for (int i = 0; i < valueLength; i++) {
+            if (chunk[at + i] - chunk[base + i] != 0f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Copies the delta of {@code slot}, whose write lock the caller holds, into {@code dst}. */
     void copyDelta(int slot, float[] dst, int dstOffset) {
-        System.arraycopy(slab.chunk(slot), slab.offset(slot) + deltaOffset, dst, dstOffset, valueLength);
+        float[] chunk = slab.chunk(slot);
+        int at = slab.offset(slot);
+        if (additive) {
+            for (int i = 0; i < valueLength; i++) {
+                dst[dstOffset + i] = chunk[at + i] - chunk[at + baseOffset + i];
+            }
+        } else {
+            System.arraycopy(chunk, at + deltaOffset, dst, dstOffset, valueLength);
+        }
     }
 
     /**

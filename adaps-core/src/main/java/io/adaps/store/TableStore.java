@@ -119,7 +119,7 @@ public final class TableStore {
         Arrays.fill(index, ABSENT);
         int stateLength = rule.stateLength(spec.valueLength());
         this.owned = new SlotSlab(spec.valueLength(), stateLength, rows);
-        this.replicas = new ReplicaSlots(spec.valueLength(), stateLength, rows);
+        this.replicas = new ReplicaSlots(spec.valueLength(), rule, rows);
         this.promotedDelta = new float[spec.valueLength()];
     }
 
@@ -511,42 +511,105 @@ public final class TableStore {
     }
 
     /**
-     * Runs {@code update} on the owned row {@code rowA} of {@code a} and the owned row {@code rowB}
-     * of {@code b} in their slots, holding both slots' write locks (one, for one row named twice);
-     * {@code false}, running nothing, if either row is not owned here now or another thread holds
-     * either lock at this moment. It never waits for a lock, so it cannot deadlock whatever the
-     * order of the rows; and under contention (two threads on one hot row) the caller's pull and
-     * push, which wait their turn once per batch, serve better than steps queueing for the row one
-     * by one. The change is the rows' update: only for stores whose rule adds (the caller checks).
+     * Runs {@code update} on row {@code rowA} of {@code a} and row {@code rowB} of {@code b} in
+     * their slots, holding both slots' write locks (one, for one row named twice). A row takes part
+     * if it is owned here, or held as a replica that has been fetched from its owner and reflects
+     * the clocks before {@code needA} ({@code needB}; {@code Long.MIN_VALUE} for no bound): a
+     * replica's change is then in its delta ({@code value - base} under the additive rule, see
+     * {@link ReplicaSlots}), which the next synchronization sends to the owner.
+     *
+     * <p>It never waits for a lock, so it cannot deadlock whatever the order of the rows; and under
+     * contention (two threads on one hot row) the caller's pull and push, which wait their turn
+     * once per batch, serve better than steps queueing for the row one by one. The change is the
+     * rows' update: only for stores whose rule adds (the caller checks).
+     *
+     * @return what the values reflect: {@link #OWNED_TAG} for two owned rows, else the lesser
+     *         replica tag ({@link #tagReplica}); {@link #NOT_HELD_TAG}, having run nothing, if a
+     *         row is not held here now (or is a pending or too stale replica) or another thread
+     *         holds either lock at this moment
      */
-    public static boolean updateOwned(TableStore a, long rowA, TableStore b, long rowB, InPlaceUpdate update) {
+    public static long updateHeld(TableStore a, long rowA, long needA, TableStore b, long rowB, long needB,
+                                  InPlaceUpdate update) {
         int ra = (int) rowA;
         int rb = (int) rowB;
-        int slotA = (int) INDEX.getAcquire(a.index, ra);
-        int slotB = (int) INDEX.getAcquire(b.index, rb);
-        if (slotA < 0 || slotB < 0) {
-            return false;
+        int entryA = (int) INDEX.getAcquire(a.index, ra);
+        int entryB = (int) INDEX.getAcquire(b.index, rb);
+        // The tags are read before the values, as in pullTagged: the values are at least as fresh.
+        long tag = Math.min(a.tagIfFresh(ra, entryA, needA), b.tagIfFresh(rb, entryB, needB));
+        if (tag == NOT_HELD_TAG) {
+            return NOT_HELD_TAG;
         }
-        SlotSlab slabA = a.owned;
-        SlotSlab slabB = b.owned;
-        int lockedA = slabA.tryLockIfHolds(slotA, ra);
+        int lockedA = a.tryLockHeld(ra, entryA);
         if (lockedA == 0) {
-            return false;
+            return NOT_HELD_TAG;
         }
-        boolean one = slabA == slabB && ra == rb;
-        int lockedB = one ? lockedA : slabB.tryLockIfHolds(slotB, rb);
+        boolean one = a == b && ra == rb;
+        int lockedB = one ? lockedA : b.tryLockHeld(rb, entryB);
         try {
             if (lockedB == 0) {
-                return false;
+                return NOT_HELD_TAG;
             }
-            update.apply(slabA.chunk(slotA), slabA.offset(slotA), slabB.chunk(slotB), slabB.offset(slotB));
-            return true;
+            update.apply(a.chunk(entryA), a.offset(entryA), b.chunk(entryB), b.offset(entryB));
+            return tag;
         } finally {
             if (lockedB != 0 && !one) {
-                slabB.unlock(slotB, lockedB);
+                b.unlockHeld(entryB, lockedB);
             }
-            slabA.unlock(slotA, lockedA);
+            a.unlockHeld(entryA, lockedA);
         }
+    }
+
+    /**
+     * What row {@code r}, at index entry {@code entry}, reflects if it is owned ({@link #OWNED_TAG})
+     * or a replica with a tag of at least {@code need} (its tag); else {@link #NOT_HELD_TAG}.
+     */
+    private long tagIfFresh(int r, int entry, long need) {
+        if (entry >= 0) {
+            return OWNED_TAG;
+        }
+        if (entry == ABSENT || (byte) PENDING.getVolatile(pending, r) != 0) {
+            return NOT_HELD_TAG;
+        }
+        long tag = (long) TAGS.getAcquire(replicaTags, r);
+        return tag >= need ? tag : NOT_HELD_TAG;
+    }
+
+    /**
+     * Write-locks the slot of index entry {@code entry} if it is free now, holds row {@code r}
+     * and, for a replica, has been fetched: the odd sequence number held, or 0 (nothing held).
+     */
+    private int tryLockHeld(int r, int entry) {
+        if (entry >= 0) {
+            return owned.tryLockIfHolds(entry, r);
+        }
+        SlotSlab slab = replicas.slab();
+        int slot = -2 - entry;
+        int locked = slab.tryLockIfHolds(slot, r);
+        // Seen under the lock: a replica installed in this slot since tagIfFresh looked is pending
+        // (the flag is set before an install publishes the slot, and cleared after its first refresh).
+        if (locked != 0 && (byte) PENDING.getVolatile(pending, r) != 0) {
+            slab.unlock(slot, locked);
+            return 0;
+        }
+        return locked;
+    }
+
+    private void unlockHeld(int entry, int locked) {
+        if (entry >= 0) {
+            owned.unlock(entry, locked);
+        } else {
+            replicas.slab().unlock(-2 - entry, locked);
+        }
+    }
+
+    /** The array of the slot of index entry {@code entry} (owned, or a replica). */
+    private float[] chunk(int entry) {
+        return entry >= 0 ? owned.chunk(entry) : replicas.slab().chunk(-2 - entry);
+    }
+
+    /** Where the slot of index entry {@code entry} starts in its {@link #chunk}. */
+    private int offset(int entry) {
+        return entry >= 0 ? owned.offset(entry) : replicas.slab().offset(-2 - entry);
     }
 
     /** How {@code row} is held here, or {@code null} if it is not. */

@@ -434,9 +434,10 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     }
 
     /**
-     * {@link TableView#updateInPlace}: runs {@code update} on the owned rows {@code row} of
-     * {@code table} and {@code otherRow} of {@code other}'s table in their slots, if both locks are
-     * free ({@link TableStore#updateOwned}).
+     * {@link TableView#updateInPlace}: runs {@code update} on the rows {@code row} of {@code table}
+     * and {@code otherRow} of {@code other}'s table in their slots, if both are held here (owned, or
+     * replicas fresh enough for their tables' bounds at this worker's clock) and both locks are
+     * free ({@link TableStore#updateHeld}).
      */
     boolean updateInPlace(Table table, long row, TableView other, long otherRow, InPlaceUpdate update) {
         checkUsable();
@@ -451,15 +452,25 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         otherTable.checkRow(otherRow);
         checkAdditive(table);
         checkAdditive(otherTable);
-        if (!TableStore.updateOwned(stores[table.id()], row, stores[otherTable.id()], otherRow, update)) {
+        long tag = TableStore.updateHeld(stores[table.id()], row, need(table.id()), stores[otherTable.id()], otherRow,
+                need(otherTable.id()), update);
+        if (tag == TableStore.NOT_HELD_TAG) {
             return false;
         }
         localPulls += 2;
         localPushes += 2;
-        long reflects = cluster ? clocks.watermark() : ONE_NODE;
+        long reflects = cluster ? Math.min(clocks.watermark(), tag) : ONE_NODE;
         clockCell.countRead(table.id(), reflects);
         clockCell.countRead(otherTable.id(), reflects);
         return true;
+    }
+
+    /**
+     * The clock that a replica of {@code table} read now must reflect: this worker's clock less
+     * the table's staleness bound, or {@code Long.MIN_VALUE} (any replica will do).
+     */
+    private long need(int table) {
+        return clocked && clocks.isBounded(table) ? clock - clocks.bound(table) : Long.MIN_VALUE;
     }
 
     private static void checkAdditive(Table table) {
@@ -512,7 +523,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
      * here (then it is read from its owner).
      */
     private boolean pullHere(TableStore store, int table, long row, float[] buffer, int position) {
-        long need = clocked && clocks.isBounded(table) ? clock - clocks.bound(table) : Long.MIN_VALUE;
+        long need = need(table);
         for (;;) {
             long tag = store.pullTagged(row, buffer, position);
             if (tag == TableStore.NOT_HELD_TAG) {

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
@@ -30,8 +31,9 @@ import io.adaps.testing.Concurrently;
  * relocate, replicate and drop, written once and run over each transport.
  *
  * <p>Every worker runs a schedule of clocks. At clock {@code c} it signals intent for the keys of
- * clock {@code c + }{@value #LOOKAHEAD}, pushes increments to the keys of clock {@code c}, and
- * pulls them back: each pull must include the worker's own earlier pushes (all updates are
+ * clock {@code c + }{@value #LOOKAHEAD}, pushes increments to the keys of clock {@code c}, adds one
+ * to its first two keys in place (or pushes it where the node does not hold them: see
+ * {@link TableView#updateInPlace}), and pulls them back: each pull must include the worker's own earlier pushes (all updates are
  * positive: the value is at least their count), and a value's components must agree (never
  * torn). Without replicas (per-key sequential consistency) a pull must also include every earlier
  * value the worker saw; a replica may lag behind a value read from the owner a moment before it
@@ -46,6 +48,13 @@ public abstract class AdaptiveContract {
     private static final int ROWS = 64;
     private static final int VALUE_LENGTH = 2;
     private static final int KEYS_PER_CLOCK = 4;
+    /** Adds one to every component of both rows (two to one row named twice). */
+    private static final InPlaceUpdate ADD_ONE = (a, ao, b, bo) -> {
+        for (int i = 0; i < VALUE_LENGTH; i++) {
+            a[ao + i] += 1;
+            b[bo + i] += 1;
+        }
+    };
     private static final int CLOCKS = 40;
     private static final int LOOKAHEAD = 2;
     private static final int HOT = 8;
@@ -122,10 +131,14 @@ public abstract class AdaptiveContract {
                     table.intent(schedule[c + LOOKAHEAD], c + LOOKAHEAD, c + LOOKAHEAD + 1);
                     long[] keys = schedule[c];
                     table.push(keys, ones);
-                    for (long key : keys) {
-                        pushes.incrementAndGet((int) key);
-                        ownSince[(int) key]++;
-                        own[(int) key]++;
+                    if (!table.updateInPlace(keys[0], table, keys[1], ADD_ONE)) {
+                        table.push(keys, 0, 2, ones, 0);
+                    }
+                    for (int i = 0; i < KEYS_PER_CLOCK + 2; i++) {
+                        int key = (int) keys[i % KEYS_PER_CLOCK];
+                        pushes.incrementAndGet(key);
+                        ownSince[key]++;
+                        own[key]++;
                     }
                     table.pull(keys, values);
                     // A key named twice is read twice, and not necessarily in the order of the ids

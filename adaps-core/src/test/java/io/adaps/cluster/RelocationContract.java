@@ -272,15 +272,25 @@ public abstract class RelocationContract {
     }
 
     @Test
-    void updatesInPlaceLeaveReplicasAlone() throws Exception {
+    void updatesInPlaceOfReplicasReachTheOwner() throws Exception {
         try (TestCluster cluster = fixture.cluster(2,
                 b -> b.table(TableSpec.of("t", 10, 3)).technique(Technique.FULL_REPLICATION))) {
-            TableView table = cluster.node(1).worker().table("t");
-            assertThat(table.updateInPlace(7, table, 2, ADD_ONE)).as("row 2 is a replica on node 1").isFalse();
-            assertThat(table.updateInPlace(7, table, 8, ADD_ONE)).isTrue();
+            Worker worker = cluster.node(1).worker();
+            TableView table = worker.table("t");
+            worker.waitSync(); // the replicas of rows 0..4 hold their owner's values
+            assertThat(table.updateInPlace(7, table, 2, ADD_ONE)).as("row 2 is a replica on node 1").isTrue();
             float[] value = new float[3];
             table.pull(2, value, 0);
-            assertThat(value).containsOnly(0f);
+            assertThat(value).as("the replica, read where it changed").containsOnly(1f);
+            worker.waitSync();
+            Worker atHome = cluster.node(0).worker();
+            atHome.table("t").pull(2, value, 0);
+            assertThat(value).as("the owner, after a synchronization").containsOnly(1f);
+            atHome.waitSync(); // node 0's replica of row 7 (owned by node 1) is refreshed
+            atHome.table("t").pull(7, value, 0);
+            assertThat(value).containsOnly(1f);
+            assertThat(cluster.node(1).metrics().perWorker()).singleElement()
+                    .satisfies(w -> assertThat(w.remoteAccesses()).isZero());
         }
     }
 

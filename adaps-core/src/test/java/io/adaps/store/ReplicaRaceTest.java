@@ -6,8 +6,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.TableSpec;
 import io.adaps.testing.Concurrently;
 
@@ -15,35 +17,64 @@ import io.adaps.testing.Concurrently;
  * Workers push to replicas while another thread synchronizes them (snapshot, owner applies the
  * delta, refresh), drops and reinstalls them, or promotes them: with the add rule and pushes of
  * ones, every push must end up in the owner's value exactly once, and no read may be torn (all
- * components of a row always move together).
+ * components of a row always move together). Each test runs with pushes, and with updates in place
+ * ({@link TableStore#updateHeld}) of pairs of rows that fall back to pushes where they do not run.
  */
 class ReplicaRaceTest {
     private static final int ROWS = 4;
     private static final int L = 3;
     private static final int PUSHERS = 3;
     private static final int PUSHES_PER_THREAD = 30_000;
+    /** Adds one to every component of both rows. */
+    private static final InPlaceUpdate ADD_ONES = (a, ao, b, bo) -> {
+        for (int i = 0; i < L; i++) {
+            a[ao + i] += 1;
+            b[bo + i] += 1;
+        }
+    };
 
     /** The simulated owners' values: one counter per row (all components are equal). */
     private final long[] owner = new long[ROWS];
 
-    private static void pushOnes(TableStore store, AtomicLong sentToOwner, boolean retry) {
+    /**
+     * Adds ones to the rows in turn: a push of ones to each or, {@code inPlace}, one update in place
+     * of the row and the next (then each row gets twice as many); an addition the store does not
+     * take (the row is not held here) is retried or, if not {@code retry}, counted as sent to the owner.
+     */
+    private static void addOnes(TableStore store, AtomicLong sentToOwner, boolean retry, boolean inPlace) {
         float[] one = {1f, 1f, 1f};
         float[] seen = new float[L];
         for (int i = 0; i < PUSHES_PER_THREAD; i++) {
             long row = i % ROWS;
-            if (retry) {
-                while (!store.push(row, one, 0)) {
-                    Thread.onSpinWait();
-                }
-            } else if (!store.push(row, one, 0)) {
-                // Not held here (dropped): the node would send the push to the owner.
-                sentToOwner.incrementAndGet();
+            long next = (i + 1) % ROWS;
+            if (inPlace && TableStore.updateHeld(store, row, Long.MIN_VALUE, store, next, Long.MIN_VALUE, ADD_ONES) != TableStore.NOT_HELD_TAG) {
+                continue;
+            }
+            pushOne(store, row, one, sentToOwner, retry);
+            if (inPlace) {
+                pushOne(store, next, one, sentToOwner, retry);
             }
             if (store.pull(row, seen, 0)) {
                 assertThat(seen[1]).isEqualTo(seen[0]);
                 assertThat(seen[2]).isEqualTo(seen[0]);
             }
         }
+    }
+
+    private static void pushOne(TableStore store, long row, float[] one, AtomicLong sentToOwner, boolean retry) {
+        if (retry) {
+            while (!store.push(row, one, 0)) {
+                Thread.onSpinWait();
+            }
+        } else if (!store.push(row, one, 0)) {
+            // Not held here (dropped): the node would send the push to the owner.
+            sentToOwner.incrementAndGet();
+        }
+    }
+
+    /** Ones each row receives per thread: one per push, two per update in place of a pair. */
+    private static long onesPerRow(boolean inPlace) {
+        return (inPlace ? 2L : 1L) * PUSHES_PER_THREAD / ROWS;
     }
 
     /** Snapshots {@code row}, hands the delta to the owner and refreshes from the owner's value. */
@@ -74,8 +105,9 @@ class ReplicaRaceTest {
         return thread;
     }
 
-    @Test
-    void pushesRacingWithSynchronizationAreEachSentOnce() throws Exception {
+    @ParameterizedTest(name = "in place: {0}")
+    @ValueSource(booleans = {false, true})
+    void pushesRacingWithSynchronizationAreEachSentOnce(boolean inPlace) throws Exception {
         TableStore store = new TableStore(TableSpec.of("t", ROWS, L));
         for (int row = 0; row < ROWS; row++) {
             store.installReplica(row, null, 0);
@@ -88,7 +120,7 @@ class ReplicaRaceTest {
                 synchronize(store, (int) (round % ROWS), delta);
             }
         });
-        Concurrently.run(PUSHERS, thread -> pushOnes(store, null, true));
+        Concurrently.run(PUSHERS, thread -> addOnes(store, null, true, inPlace));
         done.set(true);
         synchronizer.join();
         assertThat(failure.get()).isNull();
@@ -96,15 +128,16 @@ class ReplicaRaceTest {
         float[] value = new float[L];
         for (int row = 0; row < ROWS; row++) {
             synchronize(store, row, delta);
-            assertThat(owner[row]).as("row %d", row).isEqualTo((long) PUSHERS * PUSHES_PER_THREAD / ROWS);
+            assertThat(owner[row]).as("row %d", row).isEqualTo(PUSHERS * onesPerRow(inPlace));
             // Nothing pushed since the last snapshot: the replica shows the owner's value.
             store.pull(row, value, 0);
             assertThat(value).containsExactly(owner[row], owner[row], owner[row]);
         }
     }
 
-    @Test
-    void pushesRacingWithDropAndReinstallAreEachSentOnce() throws Exception {
+    @ParameterizedTest(name = "in place: {0}")
+    @ValueSource(booleans = {false, true})
+    void pushesRacingWithDropAndReinstallAreEachSentOnce(boolean inPlace) throws Exception {
         TableStore store = new TableStore(TableSpec.of("t", ROWS, L));
         for (int row = 0; row < ROWS; row++) {
             store.installReplica(row, null, 0);
@@ -124,7 +157,7 @@ class ReplicaRaceTest {
                 }
             }
         });
-        Concurrently.run(PUSHERS, thread -> pushOnes(store, sentToOwner, false));
+        Concurrently.run(PUSHERS, thread -> addOnes(store, sentToOwner, false, inPlace));
         done.set(true);
         churner.join();
         assertThat(failure.get()).isNull();
@@ -134,12 +167,13 @@ class ReplicaRaceTest {
             assertThat(store.dropReplica(row, delta, 0)).isTrue();
             total += owner[row] + (long) delta[0];
         }
-        assertThat(total).isEqualTo((long) PUSHERS * PUSHES_PER_THREAD);
+        assertThat(total).isEqualTo(PUSHERS * onesPerRow(inPlace) * ROWS);
         assertThat(store.replicaSlotHighWaterMark()).isLessThanOrEqualTo(ROWS);
     }
 
-    @Test
-    void pushesRacingWithSynchronizationAndPromotionAreEachAppliedOnce() throws Exception {
+    @ParameterizedTest(name = "in place: {0}")
+    @ValueSource(booleans = {false, true})
+    void pushesRacingWithSynchronizationAndPromotionAreEachAppliedOnce(boolean inPlace) throws Exception {
         for (int attempt = 0; attempt < 5; attempt++) {
             java.util.Arrays.fill(owner, 0);
             TableStore store = new TableStore(TableSpec.of("t", ROWS, L));
@@ -162,9 +196,16 @@ class ReplicaRaceTest {
             });
             Concurrently.run(PUSHERS, thread -> {
                 float[] one = {1f, 1f, 1f};
-                for (int i = 0; i < PUSHES_PER_THREAD; i++) {
+                        for (int i = 0; i < PUSHES_PER_THREAD; i++) {
+                    int row = i % ROWS;
+                    int next = (i + 1) % ROWS;
                     // A push never fails here: the row is a replica or, after promotion, owned.
-                    assertThat(store.push(i % ROWS, one, 0)).isTrue();
+                    if (!inPlace) {
+                        assertThat(store.push(row, one, 0)).isTrue();
+                    } else if (TableStore.updateHeld(store, row, Long.MIN_VALUE, store, next, Long.MIN_VALUE, ADD_ONES) == TableStore.NOT_HELD_TAG) {
+                        assertThat(store.push(row, one, 0)).isTrue();
+                        assertThat(store.push(next, one, 0)).isTrue();
+                    }
                     if (thread == 0) {
                         progress.set(i);
                     }
@@ -176,7 +217,7 @@ class ReplicaRaceTest {
             for (int row = 0; row < ROWS; row++) {
                 assertThat(store.kind(row)).isEqualTo(SlotKind.OWNED);
                 assertThat(store.pullOwned(row, value, 0)).isTrue();
-                float expected = (float) PUSHERS * PUSHES_PER_THREAD / ROWS;
+                float expected = PUSHERS * onesPerRow(inPlace);
                 assertThat(value).as("row %d", row).containsExactly(expected, expected, expected);
             }
             assertThat(store.replicaRows()).isZero();

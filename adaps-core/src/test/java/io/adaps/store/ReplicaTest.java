@@ -7,6 +7,7 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import org.junit.jupiter.api.Test;
 
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.Initializers;
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRules;
@@ -94,12 +95,90 @@ class ReplicaTest {
     }
 
     @Test
-    void updatesThatCancelOutLeaveAZeroDelta() {
+    void anUpdateInPlaceOfAReplicaChangesItsValueAndAddsTheChangeToItsDelta() {
         TableStore store = new TableStore(spec);
-        store.installReplica(3, null, 0);
-        store.push(3, new float[] {1f, -2f, 0f}, 0);
-        store.push(3, new float[] {-1f, 2f, 0f}, 0);
-        assertThat(store.snapshotDelta(3, new float[3], 0)).isEqualTo(TableStore.ZERO_DELTA);
+        store.installReplica(3, new float[] {10f, 20f, 30f}, 0);
+        store.tagReplica(3, 5);
+        store.allocate(6, SlotKind.OWNED);
+        float[] owned = pulled(store, 6);
+        long tag = TableStore.updateHeld(store, 3, 5, store, 6, Long.MIN_VALUE, (a, ao, b, bo) -> {
+            a[ao] += 1f;
+            a[ao + 2] -= 4f;
+            b[bo + 1] += 2f;
+        });
+        assertThat(tag).as("what the values reflect: the replica's tag").isEqualTo(5);
+        assertThat(pulled(store, 3)).containsExactly(11f, 20f, 26f);
+        assertThat(pulled(store, 6)).containsExactly(owned[0], owned[1] + 2f, owned[2]);
+        float[] delta = new float[3];
+        assertThat(store.snapshotDelta(3, delta, 0)).isEqualTo(TableStore.DELTA);
+        assertThat(delta).containsExactly(1f, 0f, -4f);
+        // One replica named twice: one lock, the change counted once.
+        tag = TableStore.updateHeld(store, 3, 0, store, 3, 0, (a, ao, b, bo) -> {
+            assertThat(b).isSameAs(a);
+            assertThat(bo).isEqualTo(ao);
+            a[ao + 1] += 3f;
+        });
+        assertThat(tag).isEqualTo(5);
+        assertThat(store.snapshotDelta(3, delta, 0)).isEqualTo(TableStore.DELTA);
+        assertThat(delta).containsExactly(0f, 3f, 0f);
+        assertThat(TableStore.updateHeld(store, 6, 0, store, 6, 0, (a, ao, b, bo) -> { }))
+                .as("two owned rows").isEqualTo(TableStore.OWNED_TAG);
+    }
+
+    @Test
+    void updatesInPlaceRefusePendingStaleDroppedAndAbsentRowsAndChangeNothing() {
+        TableStore store = new TableStore(spec);
+        store.allocate(6, SlotKind.OWNED);
+        float[] owned = pulled(store, 6);
+        int[] runs = new int[1];
+        InPlaceUpdate addOne = (a, ao, b, bo) -> {
+            runs[0]++;
+            a[ao] += 1f;
+            b[bo] += 1f;
+        };
+        assertThat(TableStore.updateHeld(store, 4, 0, store, 6, 0, addOne)).as("row 4 is not held")
+                .isEqualTo(TableStore.NOT_HELD_TAG);
+        assertThat(store.tryInstallPendingReplica(4)).isTrue();
+        assertThat(TableStore.updateHeld(store, 6, 0, store, 4, 0, addOne)).as("pending")
+                .isEqualTo(TableStore.NOT_HELD_TAG);
+        assertThat(store.refreshReplica(4, new float[] {1f, 1f, 1f}, 0)).isTrue();
+        store.tagReplica(4, 7);
+        assertThat(TableStore.updateHeld(store, 6, 0, store, 4, 8, addOne)).as("reflects 7, 8 needed")
+                .isEqualTo(TableStore.NOT_HELD_TAG);
+        assertThat(runs[0]).isZero();
+        assertThat(pulled(store, 6)).containsExactly(owned);
+        assertThat(pulled(store, 4)).containsExactly(1f, 1f, 1f);
+        assertThat(store.snapshotDelta(4, new float[3], 0)).isEqualTo(TableStore.ZERO_DELTA);
+        assertThat(TableStore.updateHeld(store, 6, 0, store, 4, 7, addOne)).isEqualTo(7);
+        assertThat(store.dropReplica(4, new float[3], 0)).isTrue();
+        assertThat(TableStore.updateHeld(store, 6, 0, store, 4, 0, addOne)).as("dropped")
+                .isEqualTo(TableStore.NOT_HELD_TAG);
+        assertThat(runs[0]).isEqualTo(1);
+    }
+
+    @Test
+    void updatesThatCancelOutLeaveAZeroDelta() {
+        for (TableSpec table : new TableSpec[] {spec, adagrad}) {
+            TableStore store = new TableStore(table);
+            store.installReplica(3, new float[] {0.5f, 2f, 0f}, 0);
+            store.push(3, new float[] {1f, -2f, 0f}, 0);
+            store.push(3, new float[] {-1f, 2f, 0f}, 0);
+            assertThat(store.snapshotDelta(3, new float[3], 0)).as(table.name()).isEqualTo(TableStore.ZERO_DELTA);
+        }
+    }
+
+    @Test
+    void underTheAdditiveRuleTheDeltaIsWhatTheValueDidAsRounded() {
+        TableStore store = new TableStore(spec);
+        store.installReplica(3, new float[] {0.3f, 1e8f, 0f}, 0);
+        // 0.3 + 1 - 1 is not 0.3 in float, and 1e8 + 1 is 1e8: the owner gets what the replica's value did.
+        store.push(3, new float[] {1f, 1f, 0f}, 0);
+        store.push(3, new float[] {-1f, 0f, 0f}, 0);
+        float[] delta = new float[3];
+        assertThat(store.snapshotDelta(3, delta, 0)).isEqualTo(TableStore.DELTA);
+        assertThat(delta).containsExactly((0.3f + 1f - 1f) - 0.3f, 0f, 0f);
+        assertThat(store.refreshReplica(3, new float[] {7f, 8f, 9f}, 0)).isTrue();
+        assertThat(pulled(store, 3)).as("nothing pushed since the snapshot: the owner's value").containsExactly(7f, 8f, 9f);
     }
 
     @Test

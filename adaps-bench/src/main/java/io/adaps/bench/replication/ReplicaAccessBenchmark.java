@@ -19,25 +19,29 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.Initializers;
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.TableSpec;
+import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.bench.loopback.LoopbackNodes;
 
 /**
  * The cost of the replica path: a local pull or push of {@code batch} rows through a
- * {@link Worker} when the rows are replicas on this node, against the same call on rows this node
- * owns. Both are memory-only; the difference is what a replica adds: the index entry decoded to a
- * replica slot, the replica slot's lock, and for a push the update added to the replica's delta as
- * well as applied to its value.
+ * {@link Worker}, or {@code batch} updates in place of pairs of rows ({@link TableView#updateInPlace},
+ * adding a constant to both), when the rows are replicas on this node, against the same calls on
+ * rows this node owns. All are memory-only; the difference is what a replica adds: the index entry
+ * decoded to a replica slot, the replica slot's lock, the checks that the replica has been fetched
+ * and is fresh enough (the table is unbounded here), and the slab of replica slots (value and base
+ * under the additive rule, whose delta is their difference).
  *
  * <p>Set-up: two nodes in this JVM over loopback Netty ({@link LoopbackNodes}) with
  * {@link Technique#FULL_REPLICATION}, so from the start node 1 holds a replica of each of node 0's
  * rows (the first half of the table) and owns the second half. A worker of node 1 accesses
- * uniformly random rows of one half or the other ({@code pullReplica}/{@code pushReplica} against
- * {@code pullOwned}/{@code pushOwned}); the key sequences are drawn ahead of time, so the
+ * uniformly random rows of one half or the other ({@code pullReplica}/{@code pushReplica}/
+ * {@code updateInPlaceReplica} against {@code pullOwned}/{@code pushOwned}/{@code updateInPlaceOwned}); the key sequences are drawn ahead of time, so the
  * measured loop allocates nothing of its own.
  *
  * <p>Why it matters: selective replication only pays off if accessing a replica is nearly as cheap
@@ -83,6 +87,9 @@ public class ReplicaAccessBenchmark {
 
         LoopbackNodes nodes;
         Worker worker;
+        TableView view;
+        /** Adds a small constant to every component of both rows. */
+        InPlaceUpdate addStep;
         /** Rows node 1 holds as replicas (home: node 0), and rows it owns. */
         long[] replicaKeys;
         long[] ownedKeys;
@@ -94,6 +101,14 @@ public class ReplicaAccessBenchmark {
             nodes = LoopbackNodes.start(2, TableSpec.of("t", ROWS, valueLength)
                     .withInitializer(Initializers.uniform(-1f, 1f, 1)), Technique.FULL_REPLICATION);
             worker = nodes.node(1).worker();
+            view = worker.table("t");
+            int length = valueLength;
+            addStep = (a, ao, b, bo) -> {
+                for (int i = 0; i < length; i++) {
+                    a[ao + i] += 1e-6f;
+                    b[bo + i] += 1e-6f;
+                }
+            };
             long half = nodes.firstRowOf(1);
             replicaKeys = keys(0, half, 1);
             ownedKeys = keys(half, ROWS, 2);
@@ -159,5 +174,29 @@ public class ReplicaAccessBenchmark {
     public float[] pushOwned(Access access) {
         access.worker.push(access.ownedKeys, access.nextBatch(), access.batch, access.buffer, 0);
         return access.buffer;
+    }
+
+    @Benchmark
+    public int updateInPlaceReplica(Access access) {
+        return updateInPlace(access, access.replicaKeys);
+    }
+
+    @Benchmark
+    public int updateInPlaceOwned(Access access) {
+        return updateInPlace(access, access.ownedKeys);
+    }
+
+    /**
+     * {@code batch} updates in place, each of a key of the next batch of {@code keys} and the key
+     * half the sequence further on; how many ran.
+     */
+    private static int updateInPlace(Access access, long[] keys) {
+        int offset = access.nextBatch();
+        int done = 0;
+        for (int i = offset; i < offset + access.batch; i++) {
+            long partner = keys[(i + KEY_SEQUENCE / 2) & (KEY_SEQUENCE - 1)];
+            done += access.view.updateInPlace(keys[i], access.view, partner, access.addStep) ? 1 : 0;
+        }
+        return done;
     }
 }

@@ -18,18 +18,26 @@ import io.adaps.examples.Checks;
  * {@code u += lr * (e * w - reg * u)} and {@code w += lr * (e * u - reg * w)}, both computed from the
  * old values.
  *
- * <p>An entry whose row and column this node owns is stepped where the node stores them
- * ({@link TableView#updateInPlace}): Hogwild as on plain arrays, except that each step holds the
- * two rows' locks, so concurrent steps and pushes add up instead of overwriting each other. On a
- * single node with one thread that is every entry. The entries of a batch that are not all here (a
- * column held as a replica, a row at another node), or whose row another thread was writing at
- * that moment, are stepped on copies: the batch pulls their distinct rows and
+ * <p>An entry whose row and column this node holds (owns, or has a fetched replica of) is stepped
+ * where the node stores them ({@link TableView#updateInPlace}): Hogwild as on plain arrays, except
+ * that each step holds the two rows' locks, so concurrent steps and pushes add up instead of
+ * overwriting each other, and a replica's change goes to its owner with the next synchronization.
+ * On a single node with one thread that is every entry. The entries of a batch that are not all
+ * here (a row at another node, one on its way, a replica not fetched yet), or whose row another
+ * thread was writing at that moment, are stepped on copies: the batch pulls their distinct rows and
  * columns with one multi-row pull per table, runs their steps in order on the copies (so an entry
  * sees the steps of the entries before it, as in sequential SGD), and pushes what they changed as
  * updates to the additive tables. On a cluster such a batch costs one round trip per peer instead
  * of several per entry, and the other threads' and nodes' steps on the same rows become visible at
  * the next batch. Within a batch the entries stepped in place go first, then those on copies,
  * each in their order.
+ *
+ * <p>Entries whose row and column are both frequent go to the copies without trying in place: a
+ * copy costs once per distinct row and batch, an in-place step two locks per entry, so where a
+ * batch names the same rows over and over (zipf-1.5 data: both the hottest rows and columns) the
+ * copies cost less. Frequent means expected at least twice per batch, which the step scales tell
+ * ({@link StepScales}: a parameter stepped at scale {@code s} holds more than
+ * {@code REFERENCE_SHARE / s} of the entries).
  *
  * <p>Belongs to the thread of its worker; the buffers are allocated once, so training allocates
  * nothing.
@@ -47,6 +55,8 @@ public final class MfSgdKernel {
     private final int rank;
     private final float learningRate;
     private final float regularization;
+    /** A scaled step size at or below this belongs to a parameter expected at least twice per batch. */
+    private final float repeatedRate;
 
     /**
      * A kernel on {@code worker}'s views of the two factor tables.
@@ -68,6 +78,7 @@ public final class MfSgdKernel {
         this.learningRate = checkPositiveFinite(learningRate, "learningRate");
         this.regularization = Checks.checkNonNegativeFinite(regularization, "regularization");
         this.batchSize = checkPositive(batchSize, "batchSize");
+        this.repeatedRate = (float) (learningRate * batchSize * StepScales.REFERENCE_SHARE / 2);
         this.worker = worker;
         this.copies = new int[batchSize];
         this.rowBatch = new RowBatch(rowFactors, (int) Math.min(batchSize, rowFactors.table().rows()));
@@ -104,7 +115,8 @@ public final class MfSgdKernel {
                 inPlace.value = values[i];
                 inPlace.rowRate = rowRate(scales, damps, rows[i]);
                 inPlace.colRate = colRate(scales, damps, cols[i]);
-                if (rowFactors.updateInPlace(rows[i], colFactors, cols[i], inPlace)) {
+                boolean repeated = damps && inPlace.rowRate <= repeatedRate && inPlace.colRate <= repeatedRate;
+                if (!repeated && rowFactors.updateInPlace(rows[i], colFactors, cols[i], inPlace)) {
                     sum += inPlace.squaredError;
                 } else {
                     copies[copied++] = i;

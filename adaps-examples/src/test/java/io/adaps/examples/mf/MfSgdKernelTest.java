@@ -117,6 +117,32 @@ class MfSgdKernelTest {
     }
 
     /**
+     * Entries whose row and column are both expected at least twice per batch are stepped on
+     * copies (one pull and push per batch), the others in place.
+     */
+    @Test
+    void entriesOfRowsAndColumnsRepeatedInEveryBatchAreSteppedOnCopies() {
+        // Entry 2k is (0, 0), entry 2k + 1 is (k + 1, k + 1): row 0 and column 0 hold half the entries
+        // each (scale 1.67 / 500, well below 64 / 8192), the others one (scale 1).
+        int size = 1000;
+        int[] rows = new int[size];
+        int[] cols = new int[size];
+        float[] values = new float[size];
+        for (int i = 1; i < size; i += 2) {
+            rows[i] = i / 2 + 1;
+            cols[i] = i / 2 + 1;
+        }
+        MfData data = new MfData(600, 600, rows, cols, values);
+        try (AdaPS node = MfTables.startNode(600, 600, 2, 1)) {
+            MfSgdKernel kernel = new MfSgdKernel(node.worker(), MfTables.ROWS, MfTables.COLS, 0.1f, 0f, 64);
+            kernel.train(data, 0, size, StepScales.byFrequency(data));
+            int batches = (size + 63) / 64;
+            assertThat(node.metrics().localPulls()).isEqualTo(size / 2 * 2 + batches * 2);
+            assertThat(node.metrics().localPushes()).isEqualTo(size / 2 * 2 + batches * 2);
+        }
+    }
+
+    /**
      * On node 1 of two, the entries whose row and column it owns are stepped in place, the others
      * on copies pulled once per distinct row and column of the batch; the model is the single
      * node's after the same steps in that order (in place first, then the copies).
