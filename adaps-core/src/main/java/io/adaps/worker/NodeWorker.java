@@ -452,8 +452,11 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         otherTable.checkRow(otherRow);
         checkAdditive(table);
         checkAdditive(otherTable);
-        long tag = TableStore.updateHeld(stores[table.id()], row, need(table.id()), stores[otherTable.id()], otherRow,
-                need(otherTable.id()), update);
+        // A single node holds no replicas, so no bound applies.
+        long need = cluster ? need(table.id()) : Long.MIN_VALUE;
+        long otherNeed = cluster ? need(otherTable.id()) : Long.MIN_VALUE;
+        long tag = TableStore.updateHeld(stores[table.id()], row, need, stores[otherTable.id()], otherRow, otherNeed,
+                update);
         if (tag == TableStore.NOT_HELD_TAG) {
             return false;
         }
