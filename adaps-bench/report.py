@@ -8,7 +8,8 @@ Usage:
 Pairs, within one benchmark class: X with rawX or plainX (RemoteAccessBenchmark pull/rawPull,
 LocalAccessBenchmark pull/plainPull, MessageCodecBenchmark encode/plainEncode, ...) and the
 explicit pairs of EXPLICIT_PAIRS (MfEpochBenchmark adaps/plainArrays, ReplicaAccessBenchmark
-pullReplica/pullOwned and pushReplica/pushOwned, SyncRoundBenchmark pushThenSync/refreshOnly, ...).
+pullReplica/pullOwned, pushReplica/pushOwned and updateInPlaceReplica/updateInPlaceOwned, SyncRoundBenchmark
+pushThenSync/refreshOnly, ...).
 One table per pair and mode, one row per parameter combination (and JMH thread count), with the
 ratio subject / baseline:
 
@@ -33,7 +34,8 @@ from collections import OrderedDict
 BASELINE_PREFIXES = ("raw", "plain")
 EXPLICIT_PAIRS = {"MfEpochBenchmark": [("adaps", "plainArrays")],
                   "RelocationForwardingBenchmark": [("pullForwarded", "pullAtHome")],
-                  "ReplicaAccessBenchmark": [("pullReplica", "pullOwned"), ("pushReplica", "pushOwned")],
+                  "ReplicaAccessBenchmark": [("pullReplica", "pullOwned"), ("pushReplica", "pushOwned"),
+                                              ("updateInPlaceReplica", "updateInPlaceOwned")],
                   "SyncRoundBenchmark": [("pushThenSync", "refreshOnly")]}
 MODE_NAMES = {"thrpt": "throughput", "sample": "sample time", "ss": "single-shot time", "avgt": "average time"}
 PER_SECOND = {"s": 1.0, "ms": 1e3, "us": 1e6, "ns": 1e9, "min": 1 / 60.0}

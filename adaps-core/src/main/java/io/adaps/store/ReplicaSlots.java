@@ -42,8 +42,9 @@ import io.adaps.api.UpdateRules;
  *
  * <h2>Synchronization</h2>
  * One round for a replica is: {@link #snapshot} (under the slot lock: hand out {@code delta},
- * zero it, {@code base = value}, or hand out {@code value - base} for the additive rule; a clean slot, like most replicas of rarely used keys in a
- * round, skips this without taking the lock), send the delta to the owner, and when the owner
+ * zero it, {@code base = value}, or hand out {@code value - base} for the additive rule; a clean
+ * slot, like most replicas of rarely used keys in a round, skips this without taking the lock),
+ * send the delta to the owner, and when the owner
  * answers with its fresh value (which includes that delta), {@link #refresh}:
  * {@code value = fresh + (value - base)}, {@code base = fresh}. The difference
  * {@code value - base} is what local pushes did since the snapshot; it survives the refresh, and
@@ -149,7 +150,7 @@ final class ReplicaSlots {
         }
     }
 
-    /** The slab of the slots, for changes made in place under a slot's lock (additive rule only: {@link TableStore#updateHeld}). */
+    /** The slab of the slots, for changes made in place under a slot's lock ({@link TableStore#updateHeld}). */
     SlotSlab slab() {
         return slab;
     }

@@ -47,11 +47,10 @@ class ReplicaRaceTest {
         for (int i = 0; i < PUSHES_PER_THREAD; i++) {
             long row = i % ROWS;
             long next = (i + 1) % ROWS;
-            if (inPlace && TableStore.updateHeld(store, row, Long.MIN_VALUE, store, next, Long.MIN_VALUE, ADD_ONES) != TableStore.NOT_HELD_TAG) {
-                continue;
-            }
-            pushOne(store, row, one, sentToOwner, retry);
-            if (inPlace) {
+            if (!inPlace) {
+                pushOne(store, row, one, sentToOwner, retry);
+            } else if (!addedInPlace(store, row, next)) {
+                pushOne(store, row, one, sentToOwner, retry);
                 pushOne(store, next, one, sentToOwner, retry);
             }
             if (store.pull(row, seen, 0)) {
@@ -59,6 +58,12 @@ class ReplicaRaceTest {
                 assertThat(seen[2]).isEqualTo(seen[0]);
             }
         }
+    }
+
+    /** Whether the store added ones to {@code row} and {@code next} in place ({@link TableStore#updateHeld}). */
+    private static boolean addedInPlace(TableStore store, long row, long next) {
+        return TableStore.updateHeld(store, row, Long.MIN_VALUE, store, next, Long.MIN_VALUE, ADD_ONES)
+                != TableStore.NOT_HELD_TAG;
     }
 
     private static void pushOne(TableStore store, long row, float[] one, AtomicLong sentToOwner, boolean retry) {
@@ -202,7 +207,7 @@ class ReplicaRaceTest {
                     // A push never fails here: the row is a replica or, after promotion, owned.
                     if (!inPlace) {
                         assertThat(store.push(row, one, 0)).isTrue();
-                    } else if (TableStore.updateHeld(store, row, Long.MIN_VALUE, store, next, Long.MIN_VALUE, ADD_ONES) == TableStore.NOT_HELD_TAG) {
+                    } else if (!addedInPlace(store, row, next)) {
                         assertThat(store.push(row, one, 0)).isTrue();
                         assertThat(store.push(next, one, 0)).isTrue();
                     }

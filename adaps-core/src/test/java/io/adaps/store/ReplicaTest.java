@@ -178,7 +178,8 @@ class ReplicaTest {
         assertThat(store.snapshotDelta(3, delta, 0)).isEqualTo(TableStore.DELTA);
         assertThat(delta).containsExactly((0.3f + 1f - 1f) - 0.3f, 0f, 0f);
         assertThat(store.refreshReplica(3, new float[] {7f, 8f, 9f}, 0)).isTrue();
-        assertThat(pulled(store, 3)).as("nothing pushed since the snapshot: the owner's value").containsExactly(7f, 8f, 9f);
+        assertThat(pulled(store, 3)).as("nothing pushed since the snapshot: the owner's value")
+                .containsExactly(7f, 8f, 9f);
     }
 
     @Test

@@ -41,8 +41,8 @@ import io.adaps.bench.loopback.LoopbackNodes;
  * {@link Technique#FULL_REPLICATION}, so from the start node 1 holds a replica of each of node 0's
  * rows (the first half of the table) and owns the second half. A worker of node 1 accesses
  * uniformly random rows of one half or the other ({@code pullReplica}/{@code pushReplica}/
- * {@code updateInPlaceReplica} against {@code pullOwned}/{@code pushOwned}/{@code updateInPlaceOwned}); the key sequences are drawn ahead of time, so the
- * measured loop allocates nothing of its own.
+ * {@code updateInPlaceReplica} against {@code pullOwned}/{@code pushOwned}/{@code updateInPlaceOwned});
+ * the key sequences are drawn ahead of time, so the measured loop allocates nothing of its own.
  *
  * <p>Why it matters: selective replication only pays off if accessing a replica is nearly as cheap
  * as accessing an owned row (the remote access it replaces costs tens of microseconds, see
