@@ -201,7 +201,7 @@ class ReplicaRaceTest {
             });
             Concurrently.run(PUSHERS, thread -> {
                 float[] one = {1f, 1f, 1f};
-                        for (int i = 0; i < PUSHES_PER_THREAD; i++) {
+                for (int i = 0; i < PUSHES_PER_THREAD; i++) {
                     int row = i % ROWS;
                     int next = (i + 1) % ROWS;
                     // A push never fails here: the row is a replica or, after promotion, owned.

@@ -103,8 +103,9 @@ sealed interface EpochPlan {
      * balanced by entries over the nodes, the hottest shared by all, see
      * {@link BlockPartition#sharingHotRows}), in their (shuffled) order, with intent signals: each thread
      * trains its share in chunks of {@value IntentSchedule#BATCHES_PER_CHUNK} mini-batches, one
-     * clock tick per chunk, and signals intent for the rows and columns of its next chunk while it
-     * trains the current one ({@link MfTrainer}'s {@code withIntent}). The test
+     * clock tick per chunk, and signals intent for the rows and columns of its next
+     * {@value IntentSchedule#CHUNKS_PER_INTENT} chunks while it trains the last chunk before them
+     * ({@link MfTrainer}'s {@code withIntent}). The test
      * entries are split the same way as the training entries, so that evaluating them reads the row
      * factors where training left them.
      *
@@ -121,7 +122,7 @@ sealed interface EpochPlan {
         @Override
         public String describe() {
             return "Hogwild on the node's rows and its share of the hottest rows, with intent signals per "
-                    + "chunk of " + IntentSchedule.BATCHES_PER_CHUNK + " batches";
+                    + IntentSchedule.CHUNKS_PER_INTENT + " chunks of " + IntentSchedule.BATCHES_PER_CHUNK + " batches";
         }
     }
 

@@ -8,23 +8,36 @@ import static io.adaps.examples.Checks.checkPositive;
  * ({@link EpochPlan.IntentHogwild}): thread {@code t} takes the contiguous share {@code t} of the
  * entries ({@link ShardPool#shareStart}) and cuts it into chunks of {@link #chunkEntries()}
  * entries ({@value #BATCHES_PER_CHUNK} mini-batches; the last chunk of a share may be shorter). A
- * chunk is one tick of the thread's worker clock: the worker signals intent for the rows and
- * columns of its next chunk while it trains the current one, and advances its clock after each.
+ * chunk is one tick of the thread's worker clock, and the worker advances its clock after each.
+ * Intents go in groups of {@value #CHUNKS_PER_INTENT} chunks ({@link #intentEnd}): while it trains
+ * the last chunk before a group, the worker signals intent for the rows and columns of the whole
+ * group, for the group's clocks.
  *
  * <p>The schedule depends only on the entries' order (the shuffled training entries, so on the
  * seed), the number of threads and the batch size: it is the same every epoch and every run.
  */
 final class IntentSchedule {
     /**
-     * Mini-batches per chunk, i.e. per clock tick and intent signal. A chunk's intent names its
-     * distinct rows and columns once, however often its entries use them: on the default data a
-     * chunk of 64 batches (65,536 entries) has a few thousand distinct keys, so intents cost a few
-     * percent of the pulls and pushes of the chunk, which name each key once per batch. Much smaller
-     * chunks would signal nearly every key of every batch (the keys of one batch are mostly
-     * distinct), much larger ones would ask the library to place keys long before they are used and
-     * to keep them there after. Not a flag: ADAPTIVE needs no tuning.
+     * Mini-batches per chunk, i.e. per clock tick. An intent names the distinct rows and columns of
+     * its chunks once, however often their entries use them: on the default data a chunk of 64
+     * batches (65,536 entries) has a few thousand distinct keys, so intents cost a few percent of
+     * the pulls and pushes of the chunk, which name each key once per batch. Much smaller chunks
+     * would signal nearly every key of every batch (the keys of one batch are mostly distinct), much
+     * larger ones would ask the library to place keys long before they are used and to keep them
+     * there after. Not a flag: ADAPTIVE needs no tuning.
      */
     static final int BATCHES_PER_CHUNK = 64;
+    /**
+     * Chunks per intent signal: one signal names the distinct rows and columns of this many chunks,
+     * for their clocks. Signals per chunk had each node's manager track about 230,000 keys per epoch
+     * of the default data on 2 nodes (most of them the same hot keys chunk after chunk), half of
+     * what the manager thread did, on the processor the training thread shares; in groups of 8 the
+     * manager takes 0.21-0.23 s of a node's processor over epochs 2-10 against 0.32-0.41 s, and the
+     * placement is the same (the library's keys linger a second or more after their intents end, so
+     * a key used in one chunk of a group was held that long anyway). Not a flag: ADAPTIVE needs no
+     * tuning.
+     */
+    static final int CHUNKS_PER_INTENT = 8;
 
     private final MfData entries;
     private final int threads;
@@ -62,6 +75,15 @@ final class IntentSchedule {
     int chunks(int thread) {
         long size = (long) shareEnd(thread) - shareStart(thread);
         return (int) ((size + chunkEntries - 1) / chunkEntries);
+    }
+
+    /**
+     * The chunk after the last of the intent group that chunk {@code chunk} of thread
+     * {@code thread} is in: the next multiple of {@value #CHUNKS_PER_INTENT}, or the share's end.
+     */
+    int intentEnd(int thread, int chunk) {
+        checkChunk(thread, chunk);
+        return Math.min(chunks(thread), (chunk / CHUNKS_PER_INTENT + 1) * CHUNKS_PER_INTENT);
     }
 
     /** The first entry of chunk {@code chunk} of thread {@code thread}. */

@@ -24,8 +24,9 @@ import io.adaps.examples.SteppedEpoch;
  *       on its share in batches, with no coordination beyond what the node does per parameter.</li>
  *   <li>Hogwild with intent signals ({@code withIntent}, for the {@code mf} command of this
  *       package): Hogwild in chunks of mini-batches ({@code IntentSchedule}), one tick of each
- *       worker's clock per chunk, with intent signalled for the rows and columns of the next chunk,
- *       so that the node's technique can place them ahead of use.</li>
+ *       worker's clock per chunk, with intent signalled for the rows and columns of the next chunks
+ *       (a group of {@code IntentSchedule.CHUNKS_PER_INTENT}), so that the node's technique can
+ *       place them ahead of use.</li>
  *   <li>Blocked ({@code blocked}, for the {@code mf} command of this package): the sub-epochs and
  *       chunks of a {@code BlockSchedule}, with the parameters they use moved to this node ahead of
  *       use.</li>
@@ -61,7 +62,7 @@ public final class MfTrainer implements AutoCloseable {
     private final TableView[] rowViews;
     private final TableView[] colViews;
     private final int batchSize;
-    /** Per thread, the keys of its next chunk under the intent schedule; made on first use. */
+    /** Per thread, the keys of its next intent group under the intent schedule; made on first use. */
     private ChunkKeys[] chunkKeys;
     /** Clocks every worker ticks per intent epoch ({@link EpochClocks}); 0: as many as its chunks. */
     private int clocksPerEpoch;
@@ -194,7 +195,8 @@ public final class MfTrainer implements AutoCloseable {
             chunkKeys = new ChunkKeys[pool.threads()];
             for (int t = 0; t < chunkKeys.length; t++) {
                 chunkKeys[t] = new ChunkKeys(Math.toIntExact(rowTable.rows()), Math.toIntExact(colTable.rows()),
-                        schedule.chunkEntries());
+                        (int) Math.min(Integer.MAX_VALUE,
+                                (long) schedule.chunkEntries() * IntentSchedule.CHUNKS_PER_INTENT));
             }
         }
         int most = mostChunks(train);
@@ -263,8 +265,9 @@ public final class MfTrainer implements AutoCloseable {
         }
         for (int chunk = from; chunk < to; chunk++) {
             if (chunk < chunks) {
-                if (chunk + 1 < chunks) {
-                    signalIntent(thread, schedule, chunk + 1, base + chunk + 1);
+                int next = chunk + 1;
+                if (next < chunks && next % IntentSchedule.CHUNKS_PER_INTENT == 0) {
+                    signalIntent(thread, schedule, next, base + next);
                 }
                 // The kernel waits for its updates at the end of the chunk.
                 train(thread, schedule.entries(), schedule.chunkFrom(thread, chunk),
@@ -277,12 +280,17 @@ public final class MfTrainer implements AutoCloseable {
         }
     }
 
-    /** Signals intent of {@code thread}'s worker for the keys of its chunk {@code chunk}, at clock {@code clock}. */
+    /**
+     * Signals intent of {@code thread}'s worker for the keys of its chunks from {@code chunk} to the
+     * end of that chunk's intent group ({@link IntentSchedule#intentEnd}), for their clocks from
+     * {@code clock} on.
+     */
     private void signalIntent(int thread, IntentSchedule schedule, int chunk, long clock) {
+        int end = schedule.intentEnd(thread, chunk);
         ChunkKeys keys = chunkKeys[thread];
-        keys.collect(schedule.entries(), schedule.chunkFrom(thread, chunk), schedule.chunkTo(thread, chunk));
-        rowViews[thread].intent(keys.rows(), 0, keys.rowCount(), clock, clock + 1);
-        colViews[thread].intent(keys.cols(), 0, keys.colCount(), clock, clock + 1);
+        keys.collect(schedule.entries(), schedule.chunkFrom(thread, chunk), schedule.chunkTo(thread, end - 1));
+        rowViews[thread].intent(keys.rows(), 0, keys.rowCount(), clock, clock + end - chunk);
+        colViews[thread].intent(keys.cols(), 0, keys.colCount(), clock, clock + end - chunk);
     }
 
     /**

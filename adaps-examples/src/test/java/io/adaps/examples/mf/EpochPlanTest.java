@@ -45,7 +45,8 @@ class EpochPlanTest {
                     assertThat(partition.nodeOfRow(row)).isIn(node, BlockPartition.SHARED);
                 }
                 assertThat(plan.describe()).isEqualTo("Hogwild on the node's rows and its share of the hottest rows, "
-                        + "with intent signals per chunk of " + IntentSchedule.BATCHES_PER_CHUNK + " batches");
+                        + "with intent signals per " + IntentSchedule.CHUNKS_PER_INTENT + " chunks of "
+                        + IntentSchedule.BATCHES_PER_CHUNK + " batches");
             }
         }
     }

@@ -46,6 +46,12 @@ class IntentScheduleTest {
                     if (chunk + 1 < schedule.chunks(thread)) {
                         assertThat(size).isEqualTo(schedule.chunkEntries());
                     }
+                    // Intent groups: up to the next multiple of CHUNKS_PER_INTENT, within the share.
+                    int groupEnd = schedule.intentEnd(thread, chunk);
+                    assertThat(groupEnd).isGreaterThan(chunk).isLessThanOrEqualTo(schedule.chunks(thread));
+                    assertThat(groupEnd == schedule.chunks(thread)
+                            || groupEnd % IntentSchedule.CHUNKS_PER_INTENT == 0).isTrue();
+                    assertThat(groupEnd - chunk).isLessThanOrEqualTo(IntentSchedule.CHUNKS_PER_INTENT);
                 }
                 assertThat(next).isEqualTo(ShardPool.shareStart(thread + 1, entries.size(), threads));
             }

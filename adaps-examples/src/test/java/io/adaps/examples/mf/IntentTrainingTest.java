@@ -19,17 +19,17 @@ import io.adaps.testing.Concurrently;
 /**
  * {@link MfTrainer}'s intent-signalling epochs under {@link Technique#ADAPTIVE} on a cluster of two
  * in-process nodes with one thread each: every entry is trained once per epoch, intent is signalled
- * once per chunk for exactly its keys, and the model improves.
+ * once per group of chunks for exactly its keys, and the model improves.
  */
 class IntentTrainingTest {
     private static final SyntheticMatrix.Spec SPEC = new SyntheticMatrix.Spec(400, 300, 60_000, 4, 0.1, 1.1, 31);
     private static final int NODES = 2;
     private static final int EPOCHS = 2;
-    /** Small batches, so that a node's 27,000 entries make several chunks of 64 batches. */
-    private static final int BATCH = 64;
+    /** Small batches, so that a node's 27,000 entries make several groups of chunks of 64 batches. */
+    private static final int BATCH = 16;
 
     @Test
-    void twoNodesTrainEveryEntryOncePerEpochSignalIntentPerChunkAndTheModelImproves() throws Exception {
+    void twoNodesTrainEveryEntryOncePerEpochSignalIntentPerGroupOfChunksAndTheModelImproves() throws Exception {
         MfData.Split data = new SyntheticMatrix(SPEC).sample().split(0.1, 32);
         try (TestCluster cluster = ClusterFixture.inJvm().cluster(NODES,
                 builder -> builder.table(MfTables.rowSpec(SPEC.rows(), 8, 33))
@@ -44,7 +44,7 @@ class IntentTrainingTest {
                     testErrors[0][id] = trainer.squaredErrors(plan.test());
                     IntentSchedule schedule = new IntentSchedule(plan.train(), 1, BATCH);
                     long keysPerEpoch = keysPerEpoch(schedule);
-                    assertThat(schedule.chunks(0)).isGreaterThan(3);
+                    assertThat(schedule.chunks(0)).isGreaterThan(2 * IntentSchedule.CHUNKS_PER_INTENT);
                     long intentsBefore = cluster.node(id).metrics().intentsSignaled();
                     EpochCuts cuts = new EpochCuts(cluster.node(id), Checkpointing.none());
                     SteppedEpoch steps = plan.epoch(trainer);
@@ -70,12 +70,14 @@ class IntentTrainingTest {
         }
     }
 
-    /** The keys a thread names in an epoch: the distinct rows and columns of each of its chunks. */
+    /** The keys a thread names in an epoch: the distinct rows and columns of each of its groups of chunks. */
     private static long keysPerEpoch(IntentSchedule schedule) {
-        ChunkKeys keys = new ChunkKeys(SPEC.rows(), SPEC.cols(), schedule.chunkEntries());
+        ChunkKeys keys = new ChunkKeys(SPEC.rows(), SPEC.cols(),
+                schedule.chunkEntries() * IntentSchedule.CHUNKS_PER_INTENT);
         long sum = 0;
-        for (int chunk = 0; chunk < schedule.chunks(0); chunk++) {
-            keys.collect(schedule.entries(), schedule.chunkFrom(0, chunk), schedule.chunkTo(0, chunk));
+        for (int chunk = 0; chunk < schedule.chunks(0); chunk = schedule.intentEnd(0, chunk)) {
+            keys.collect(schedule.entries(), schedule.chunkFrom(0, chunk),
+                    schedule.chunkTo(0, schedule.intentEnd(0, chunk) - 1));
             sum += keys.rowCount() + keys.colCount();
         }
         return sum;
