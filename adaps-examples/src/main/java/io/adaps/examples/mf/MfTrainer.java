@@ -62,6 +62,12 @@ public final class MfTrainer implements AutoCloseable {
     private final TableView[] rowViews;
     private final TableView[] colViews;
     private final int batchSize;
+    /**
+     * Per thread, the squared errors before each step and the entries stepped since the last
+     * {@link #takeTrained()}; each slot written by its thread only, read once the threads are done.
+     */
+    private final double[] trainedErrors;
+    private final long[] trainedEntries;
     /** Per thread, the keys of its next intent group under the intent schedule; made on first use. */
     private ChunkKeys[] chunkKeys;
     /** Clocks every worker ticks per intent epoch ({@link EpochClocks}); 0: as many as its chunks. */
@@ -109,6 +115,8 @@ public final class MfTrainer implements AutoCloseable {
             colViews[t] = workers[t].table(this.colTable);
         }
         this.batchSize = batchSize;
+        this.trainedErrors = new double[threads];
+        this.trainedEntries = new long[threads];
         this.pool = new ShardPool(threads, "adaps-mf");
     }
 
@@ -172,13 +180,15 @@ public final class MfTrainer implements AutoCloseable {
      * Hogwild with intent signals over {@code train} (this node's entries, in their order): thread
      * {@code t} trains the chunks of its share of {@link IntentSchedule} in order, one step and one
      * clock tick of its worker per chunk, and ticks empty steps after its last chunk up to the
-     * epoch's steps, the clocks every worker ticks per epoch ({@link #alignClocks}). At the start
-     * of an epoch (or where a resumed one continues) it signals intent for its first chunk; from then
-     * on, just before it trains chunk {@code c}, for chunk {@code c + 1}: while a chunk trains, the
-     * library knows the keys of the next one, and under {@link io.adaps.api.Technique#ADAPTIVE}
-     * moves or replicates them here in the meantime. Chunk {@code c} of an epoch whose step 0 is
-     * at clock {@code b} is signalled for clocks {@code [b + c, b + c + 1)}, naming each of its
-     * distinct rows and columns once. Each entry's steps are scaled by {@code scales}.
+     * epoch's steps, the clocks every worker ticks per epoch ({@link #alignClocks}). Intents go per
+     * group of {@value IntentSchedule#CHUNKS_PER_INTENT} chunks ({@link IntentSchedule#intentEnd}):
+     * at the start of an epoch (or where a resumed one continues) it signals intent for the rest of
+     * its first chunk's group; from then on, while it trains the last chunk before a group, for that
+     * group: the library knows the keys ahead of their use, and under
+     * {@link io.adaps.api.Technique#ADAPTIVE} moves or replicates them here in the meantime. A group
+     * of chunks {@code [c, e)} of an epoch whose step 0 is at clock {@code b} is signalled for clocks
+     * {@code [b + c, b + e)}, naming each of its distinct rows and columns once. Each entry's steps
+     * are scaled by {@code scales}.
      *
      * <p>After the epoch's last step each worker calls {@link Worker#waitSync()}: its updates have
      * reached the keys' owners and this node's replicas have been refreshed. Before any node
@@ -397,7 +407,36 @@ public final class MfTrainer implements AutoCloseable {
             sum += kernel.train(data, start, end, scales);
             progress.accept(end - start);
         }
+        trainedErrors[thread] += sum;
+        trainedEntries[thread] += to - from;
         return sum;
+    }
+
+    /**
+     * What this trainer's threads stepped since the last call (or since it was made), and starts
+     * counting anew: the sum of the squared errors before each entry's step and the entries. The
+     * RMSE of an epoch's steps costs nothing extra, where evaluating the model on the training
+     * entries after the epoch costs a pass over them. Call it when no training runs.
+     */
+    public Trained takeTrained() {
+        double errors = 0;
+        long entries = 0;
+        for (int t = 0; t < trainedErrors.length; t++) {
+            errors += trainedErrors[t];
+            entries += trainedEntries[t];
+            trainedErrors[t] = 0;
+            trainedEntries[t] = 0;
+        }
+        return new Trained(errors, entries);
+    }
+
+    /**
+     * What a trainer stepped ({@link #takeTrained()}).
+     *
+     * @param squaredErrors the sum over the entries of the squared error before each entry's step
+     * @param entries       the entries stepped
+     */
+    public record Trained(double squaredErrors, long entries) {
     }
 
     /** {@link #epoch(MfData, LongConsumer)} without progress reports. */

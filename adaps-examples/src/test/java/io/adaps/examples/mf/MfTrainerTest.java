@@ -2,6 +2,7 @@ package io.adaps.examples.mf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
 
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -48,6 +49,29 @@ class MfTrainerTest {
             assertThat(reported.get()).isEqualTo(train.size());
             // Two shares of 60,000 entries, each reported in steps of 65,536: one report per share.
             assertThat(reports.get()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void takesTheSquaredErrorsOfEveryStepSinceTheLastTake() {
+        MfData.Split data = new SyntheticMatrix(SPEC).sample().split(0.1, 12);
+        try (AdaPS node = MfTables.startNode(SPEC.rows(), SPEC.cols(), 8, 1);
+             MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f, 2)) {
+            assertThat(trainer.takeTrained()).isEqualTo(new MfTrainer.Trained(0, 0));
+            double first = trainer.epoch(data.train());
+            double second = trainer.epoch(data.train());
+
+            MfTrainer.Trained both = trainer.takeTrained();
+            assertThat(both.entries()).isEqualTo(2L * data.train().size());
+            assertThat(both.squaredErrors()).isCloseTo(first + second, offset(1e-9 * (first + second)));
+            assertThat(trainer.takeTrained()).isEqualTo(new MfTrainer.Trained(0, 0));
+            // The steps of the next epoch alone, each entry's error before its step: above the model's
+            // error after the epoch, on the entries it was trained on.
+            double third = trainer.epoch(data.train());
+            MfTrainer.Trained last = trainer.takeTrained();
+            assertThat(last.entries()).isEqualTo(data.train().size());
+            assertThat(last.squaredErrors()).isCloseTo(third, offset(1e-9 * third));
+            assertThat(Math.sqrt(last.squaredErrors() / last.entries())).isGreaterThan(trainer.rmse(data.train()));
         }
     }
 
