@@ -35,9 +35,10 @@ import io.adaps.testing.Concurrently;
  * to its first two keys in place (or pushes it where the node does not hold them: see
  * {@link TableView#updateInPlace}), and pulls them back: each pull must include the worker's own
  * earlier pushes (all updates are positive: the value is at least their count), and a value's
- * components must agree (never torn). Without replicas (per-key sequential consistency) a pull must also include every earlier
- * value the worker saw; a replica may lag behind a value read from the owner a moment before it
- * was created, until its next refresh, so there only read-your-writes is promised. At the end
+ * components must agree (never torn). Without replicas (per-key sequential consistency) a pull must
+ * also include every earlier value the worker saw; a replica may lag behind a value read from the
+ * owner a moment before it was created, until its next refresh, so there only read-your-writes is
+ * promised. At the end
  * every worker calls {@code waitAll} and {@code waitSync}, every node the barrier, and then every
  * node must see every key's exact total: no update is lost or doubled, and replicas have
  * converged to their owners.

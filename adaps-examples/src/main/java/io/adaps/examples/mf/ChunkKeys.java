@@ -7,7 +7,8 @@ import java.util.Arrays;
 
 /**
  * The distinct rows and columns of a range of entries, each once, in the order of their first
- * entry: the keys a training thread signals intent for, per intent group of its {@link IntentSchedule}.
+ * entry: the keys a training thread signals intent for, per intent group of its
+ * {@link IntentSchedule}.
  *
  * <p>Duplicates are found with a stamp per row and per column (the number of the collection that
  * saw it last), so a collection costs one pass over its entries and clears nothing. Belongs to one
