@@ -1,15 +1,19 @@
 package io.adaps.intent;
 
-import io.adaps.api.Technique;
+import java.util.Arrays;
+import java.util.function.LongPredicate;
 import java.util.function.LongToIntFunction;
 
+import io.adaps.api.Technique;
+
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2LongLinkedOpenHashMap;
-import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 
 /**
- * At a parameter's home: which nodes currently intend to use it, and what follows for its
- * placement. This is the decision rule of the AdaPM adaptive manager (Renz-Wieland et al., "Good
- * Intentions: Adaptive Parameter Servers via Intent Signaling"):
+ * At a parameter's home: which nodes currently intend to use it, during which clocks, and what
+ * follows for its placement. This is the decision rule of the AdaPM adaptive manager
+ * (Renz-Wieland et al., "Good Intentions: Adaptive Parameter Servers via Intent Signaling"):
  * <ul>
  *   <li>intent on exactly one node: relocate the parameter there (it is then accessed locally, and
  *       nothing needs synchronizing);</li>
@@ -21,22 +25,47 @@ import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
  * {@link Technique#REPLICATION_ONLY} node always gets a replica. Parameters whose update rule does
  * not accumulate are never replicated.
  *
- * <p>A relocation for an {@link Technique#ADAPTIVE} node's intent waits {@code delay} first (the
- * caller releases it with {@link #releaseDue}): the rule is about the intents that start within
- * an action window, and nodes that start using a key together (every node, after a barrier)
- * reach its home a few milliseconds apart. Deciding on the first one moved every shared key to
- * whichever node happened to be first, so that the others held replicas of everything; waiting
- * lets the home see them together, keep the key, and replicate it on each of them.
+ * <h2>Use one after the other: hand-offs</h2>
+ * Nodes act on an intent a little ahead of its start (the action window), so a node that will use
+ * a parameter next announces its intent while the node before it still uses it, and may announce
+ * it before that node's own announcement has reached the home. Several nodes hold intent then,
+ * but not <em>concurrently</em>: the blocked schedule of distributed SGD passes each column block
+ * from node to node, sub-epoch by sub-epoch. Replicating there would synchronize a parameter that
+ * only one node uses at a time. So a start carries its intent's clocks {@code [from, to)} and the
+ * home keeps each node's. While the {@link Technique#ADAPTIVE} intents on a parameter have
+ * disjoint clocks, they form a <em>sequence</em>: the parameter goes to the node whose clocks come
+ * first (at once, without the decision delay below), the home asks that node to
+ * {@link #RELEASE} it as soon as its intent ends (no lingering), and the next node waits; when the
+ * first node's end arrives, the parameter moves on to the next, and so on. The earlier node knows
+ * its own use exactly, the home only the clocks of the intent that started it: if the earlier node
+ * still uses the parameter once its clock reaches the waiting node's start, it says so
+ * ({@link #onOverlap}) and the use is concurrent after all; so it is if the hand-off is not done
+ * within {@value #HANDOFF_DELAYS} decision delays (the earlier node may lag far behind), or a start
+ * overlaps the clocks of a node with intent. Concurrent use gets replicas, as the rule above says;
+ * a waiting node that has one still gets the parameter (the replica becomes the owner) when the
+ * node before it lets go. Clocks are the workers' logical clocks, which the cluster keeps
+ * comparable (the consistency models bound how far they drift apart).
  *
- * <p>Decisions are taken when an intent starts (or a deferred one is released), and only then. When one of several nodes' intents
- * ends, the others keep their replicas until their own intents end, instead of having the
- * parameter moved to the last one: with intents that come and go (the tail of a skewed
- * distribution, mini-batch by mini-batch), moving on every end made parameters travel back and
- * forth and workers wait for them, while an extra replica costs only its synchronization.
+ * <h2>Deferred relocations</h2>
+ * A relocation for an {@link Technique#ADAPTIVE} node's intent on a parameter nobody else intends
+ * to use waits {@code delay} first (the caller releases it with {@link #releaseDue}): nodes that
+ * start using a key together (every node, after a barrier) reach its home a few milliseconds
+ * apart. Deciding on the first one moved every shared key to whichever node happened to be first,
+ * so that the others held replicas of everything; waiting lets the home see them together, keep
+ * the key, and replicate it on each of them. A start in clocks after or before the deferred
+ * node's makes a sequence, which decides at once.
+ *
+ * <p>Decisions are taken when an intent starts or ends, or a deferred one is released. When one of
+ * several concurrent nodes' intents ends, the others keep their replicas until their own intents
+ * end, instead of having the parameter moved to the last one: with intents that come and go (the
+ * tail of a skewed distribution), moving on every end made parameters travel back and forth and
+ * workers wait for them, while an extra replica costs only its synchronization.
  *
  * <p>Nodes with intent are a bit set, so clusters that use intents have at most
- * {@value #MAX_NODES} nodes. Only parameters with intent have an entry. Not thread-safe: the caller
- * serializes (the node's relocation lock, which also guards the owner it passes in).
+ * {@value #MAX_NODES} nodes. Only parameters with intent have a slot, found with one hash lookup
+ * per decision (the home decides for every key a node starts or stops using): their nodes, the
+ * node a sequence has it and the one waiting next, and each node's clocks live in arrays by slot.
+ * Not thread-safe: the caller serializes (the home's monitor).
  */
 public final class HomeIntents {
     /** The most nodes a cluster that signals intent may have. */
@@ -45,22 +74,57 @@ public final class HomeIntents {
     public static final int RELOCATE = 1;
     /** Decision action: give the target node a replica. */
     public static final int REPLICATE = 2;
+    /**
+     * Decision action: the target node should let the parameter go as soon as its intent ends,
+     * and say if it still uses it at {@code clock}, where the next node's intent starts.
+     */
+    public static final int RELEASE = 3;
+    /**
+     * How many decision delays a hand-off may take before the waiting node gets a replica: the
+     * node before it may lag behind (its clock far from the waiting node's start), and the waiting
+     * node's accesses are remote meanwhile. Long enough for a sub-epoch of the blocked schedule in
+     * a first epoch that the JIT slows down.
+     */
+    public static final int HANDOFF_DELAYS = 4;
 
     /** Where a decision goes. */
     @FunctionalInterface
     public interface Decisions {
-        /** Move the parameter of {@code key} to {@code target} ({@link #RELOCATE}) or replicate it there. */
-        void decide(long key, int action, int target);
+        /**
+         * Move the parameter of {@code key} to {@code target} ({@link #RELOCATE}), replicate it
+         * there ({@link #REPLICATE}), or ask {@code target} to release it ({@link #RELEASE}: then
+         * {@code clock} is the waiting node's first clock; otherwise 0).
+         */
+        void decide(long key, int action, int target, long clock);
     }
 
-    private final Long2LongOpenHashMap nodes = new Long2LongOpenHashMap();
+    private static final int NONE = -1;
+
+    private final int clusterSize;
+    /** Per key with intent, its slot in the arrays below; one lookup per decision. */
+    private final Long2IntOpenHashMap slots = new Long2IntOpenHashMap();
+    private final IntArrayList freeSlots = new IntArrayList();
+    /** Per slot: the nodes with intent, as a bit set. */
+    private long[] nodeBits;
+    /** Per slot: the node last told to move the parameter to itself, until it owns it; else {@link #NONE}. */
+    private int[] holder;
+    /** Per slot, while a sequence runs: the node waiting next; else {@link #NONE}. */
+    private int[] waiting;
+    /** Slot {@code s} holds node {@code n}'s start and end clocks at {@code s * clusterSize + n}. */
+    private long[] starts;
+    private long[] ends;
+    private int usedSlots;
     /** Keys whose relocation waits, with the time it is due, in the order they were deferred. */
     private final Long2LongLinkedOpenHashMap deferred = new Long2LongLinkedOpenHashMap();
+    /** Keys handed off, with the time the waiting node gets a replica if the hand-off is not done by then. */
+    private final Long2LongLinkedOpenHashMap handoffsDue = new Long2LongLinkedOpenHashMap();
     private final long delayNanos;
+    private final long handoffNanos;
 
     /**
      * Intents of a cluster of {@code clusterSize} nodes, at most {@value #MAX_NODES};
-     * {@code delayNanos} (0 for none) defers relocations for adaptive nodes' intents.
+     * {@code delayNanos} (0 for none) defers relocations for adaptive nodes' intents, and a
+     * hand-off not done within {@value #HANDOFF_DELAYS} times that gives the waiting node a replica.
      */
     public HomeIntents(int clusterSize, long delayNanos) {
         if (clusterSize < 1 || clusterSize > MAX_NODES) {
@@ -69,56 +133,90 @@ public final class HomeIntents {
         if (delayNanos < 0) {
             throw new IllegalArgumentException("delayNanos=" + delayNanos + " (expected >= 0)");
         }
+        this.clusterSize = clusterSize;
         this.delayNanos = delayNanos;
+        this.handoffNanos = delayNanos * HANDOFF_DELAYS;
+        int initial = 64;
+        this.nodeBits = new long[initial];
+        this.holder = new int[initial];
+        this.waiting = new int[initial];
+        this.starts = new long[initial * clusterSize];
+        this.ends = new long[initial * clusterSize];
+        slots.defaultReturnValue(NONE);
     }
 
     /** The nodes with intent for {@code key}, as a bit set. */
     public long nodes(long key) {
-        return nodes.get(key);
+        int slot = slots.get(key);
+        return slot == NONE ? 0 : nodeBits[slot];
+    }
+
+    /** The node waiting for {@code key}'s hand-off, or -1. */
+    public int waiting(long key) {
+        int slot = slots.get(key);
+        return slot == NONE ? NONE : waiting[slot];
     }
 
     /**
-     * Records that the intent of {@code node} (which uses {@code technique}) for {@code key} starts
-     * or ({@code ends}) ends at time {@code now}, and hands what follows to {@code decisions}.
+     * Records that the intent of {@code node} (which uses {@code technique}) for {@code key} for
+     * its clocks {@code [from, to)} starts at time {@code now}, and hands what follows to
+     * {@code decisions}.
      *
      * @param owner       the parameter's owner now
      * @param accumulates whether the parameter's update rule allows replicas
      */
-    public void onIntent(long key, int node, Technique technique, boolean ends, int owner, boolean accumulates,
-                         long now, Decisions decisions) {
-        long before = nodes.get(key);
-        long after = ends ? before & ~(1L << node) : before | 1L << node;
-        if (after == 0) {
-            nodes.remove(key);
-        } else if (after != before) {
-            nodes.put(key, after);
+    public void onStart(long key, int node, Technique technique, long from, long to, int owner, boolean accumulates,
+                        long now, Decisions decisions) {
+        long bit = 1L << node;
+        int slot = slots.get(key);
+        if (slot == NONE) {
+            slot = newSlot(key);
         }
-        if (deferred.containsKey(key) && Long.bitCount(after) != 1) {
+        long before = nodeBits[slot];
+        if ((before & bit) != 0) {
+            return; // already known (a repeated announcement changes nothing)
+        }
+        nodeBits[slot] = before | bit;
+        int base = slot * clusterSize;
+        starts[base + node] = from;
+        ends[base + node] = to;
+        boolean wasDeferred = !deferred.isEmpty() && deferred.containsKey(key);
+        if (technique == Technique.ADAPTIVE && before != 0 && disjoint(base, before, from, to)) {
+            if (wasDeferred) {
+                deferred.remove(key);
+            }
+            arrange(key, slot, owner, now, decisions);
+            return;
+        }
+        if (waiting[slot] != NONE) {
+            // A node whose clocks overlap a sequence's: the use is concurrent after all.
+            concurrent(key, slot, before, owner, accumulates, decisions);
+        } else if (wasDeferred) {
             deferred.remove(key);
-            int waiting = Long.numberOfTrailingZeros(before);
-            if (!ends && accumulates && waiting != owner) {
-                decisions.decide(key, REPLICATE, waiting); // it is shared after all
+            int first = Long.numberOfTrailingZeros(before);
+            if (accumulates && first != owner) {
+                decisions.decide(key, REPLICATE, first, 0); // it is shared after all
             }
         }
-        if (ends || owner == node) {
+        if (owner == node) {
             return;
         }
         switch (technique) {
-            case RELOCATION_ONLY -> decisions.decide(key, RELOCATE, node);
+            case RELOCATION_ONLY -> decisions.decide(key, RELOCATE, node, 0);
             case REPLICATION_ONLY -> {
                 if (accumulates) {
-                    decisions.decide(key, REPLICATE, node);
+                    decisions.decide(key, REPLICATE, node, 0);
                 }
             }
             case ADAPTIVE -> {
-                if (Long.bitCount(after) == 1) {
+                if (before == 0) {
                     if (delayNanos == 0) {
-                        decisions.decide(key, RELOCATE, node);
-                    } else if (!deferred.containsKey(key)) {
+                        relocate(key, slot, node, decisions);
+                    } else {
                         deferred.put(key, now + delayNanos);
                     }
                 } else if (accumulates) {
-                    decisions.decide(key, REPLICATE, node);
+                    decisions.decide(key, REPLICATE, node, 0);
                 }
             }
             case STATIC, FULL_REPLICATION -> { }
@@ -126,23 +224,181 @@ public final class HomeIntents {
     }
 
     /**
-     * Releases the deferred relocations due at {@code now}: a key whose intent is still on one node
-     * only, which does not own it ({@code owners} names the owner of a key), moves there.
+     * Records that the intent of {@code node} for {@code key} ended; if a sequence waited for it,
+     * moves the parameter on to the next node.
+     *
+     * @param owner the parameter's owner now
      */
-    public void releaseDue(long now, LongToIntFunction owners, Decisions decisions) {
+    public void onEnd(long key, int node, int owner, long now, Decisions decisions) {
+        long bit = 1L << node;
+        int slot = slots.get(key);
+        if (slot == NONE || (nodeBits[slot] & bit) == 0) {
+            return;
+        }
+        long after = nodeBits[slot] & ~bit;
+        nodeBits[slot] = after;
+        if (after == 0) {
+            slots.remove(key);
+            freeSlots.add(slot);
+            if (!deferred.isEmpty()) {
+                deferred.remove(key);
+            }
+        }
+        int next = waiting[slot];
+        if (next == NONE) {
+            return;
+        }
+        endSequence(key, slot);
+        if (Long.bitCount(after) == 1) {
+            if (next != node && after == 1L << next && owner != next) {
+                relocate(key, slot, next, decisions);
+            }
+        } else if (after != 0) {
+            arrange(key, slot, owner, now, decisions);
+        }
+    }
+
+    /**
+     * Records that {@code node}, asked to release {@code key}, still uses it where the waiting
+     * node's intent starts: the use is concurrent, and the other nodes with intent get replicas.
+     *
+     * @param owner       the parameter's owner now
+     * @param accumulates whether the parameter's update rule allows replicas
+     */
+    public void onOverlap(long key, int node, int owner, boolean accumulates, Decisions decisions) {
+        int slot = slots.get(key);
+        if (slot == NONE || (nodeBits[slot] & 1L << node) == 0) {
+            return;
+        }
+        ends[slot * clusterSize + node] = Long.MAX_VALUE; // its use has no known end now
+        if (waiting[slot] != NONE) {
+            concurrent(key, slot, nodeBits[slot] & ~(1L << node), owner, accumulates, decisions);
+        }
+    }
+
+    /**
+     * Releases the decisions due at {@code now}: a deferred relocation of a key whose intent is
+     * still on one node only, which does not own it ({@code owners} names the owner of a key),
+     * moves it there; a hand-off still waiting gives the waiting node a replica (if the key's rule
+     * allows one, which {@code accumulates} tells), and the parameter still moves there when the
+     * node before it lets go.
+     */
+    public void releaseDue(long now, LongToIntFunction owners, LongPredicate accumulates, Decisions decisions) {
         while (!deferred.isEmpty() && deferred.get(deferred.firstLongKey()) - now <= 0) {
             long key = deferred.firstLongKey();
             deferred.remove(key);
-            long with = nodes.get(key);
+            long with = nodes(key);
             int target = Long.numberOfTrailingZeros(with);
             if (Long.bitCount(with) == 1 && owners.applyAsInt(key) != target) {
-                decisions.decide(key, RELOCATE, target);
+                relocate(key, slots.get(key), target, decisions);
+            }
+        }
+        while (!handoffsDue.isEmpty() && handoffsDue.get(handoffsDue.firstLongKey()) - now <= 0) {
+            long key = handoffsDue.firstLongKey();
+            handoffsDue.remove(key);
+            int target = waiting(key);
+            if (target != NONE && target != owners.applyAsInt(key) && accumulates.test(key)) {
+                decisions.decide(key, REPLICATE, target, 0);
             }
         }
     }
 
-    /** Whether relocations wait to be released. */
+    /** Whether decisions wait to be released. */
     public boolean hasDeferred() {
-        return !deferred.isEmpty();
+        return !deferred.isEmpty() || !handoffsDue.isEmpty();
+    }
+
+    /** When the first decision that waits is due, or {@code Long.MAX_VALUE} if none waits. */
+    public long nextDue() {
+        long due = deferred.isEmpty() ? Long.MAX_VALUE : deferred.get(deferred.firstLongKey());
+        return handoffsDue.isEmpty() ? due : Math.min(due, handoffsDue.get(handoffsDue.firstLongKey()));
+    }
+
+    /** Whether {@code [from, to)} overlaps the clocks of none of {@code others} (their slot at {@code base}). */
+    private boolean disjoint(int base, long others, long from, long to) {
+        for (long rest = others; rest != 0; rest &= rest - 1) {
+            int other = Long.numberOfTrailingZeros(rest);
+            if (from < ends[base + other] && starts[base + other] < to) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The sequence of the nodes with intent for the key in {@code slot}, whose clocks are
+     * disjoint: the parameter goes to the first, which releases it for the second.
+     */
+    private void arrange(long key, int slot, int owner, long now, Decisions decisions) {
+        int base = slot * clusterSize;
+        int first = NONE;
+        int next = NONE;
+        for (long rest = nodeBits[slot]; rest != 0; rest &= rest - 1) {
+            int n = Long.numberOfTrailingZeros(rest);
+            if (first == NONE || starts[base + n] < starts[base + first]) {
+                next = first;
+                first = n;
+            } else if (next == NONE || starts[base + n] < starts[base + next]) {
+                next = n;
+            }
+        }
+        if (holder[slot] == owner) {
+            holder[slot] = NONE; // it got there
+        }
+        if (first != owner && holder[slot] != first) {
+            relocate(key, slot, first, decisions);
+        }
+        if (waiting[slot] != next) {
+            waiting[slot] = next;
+            if (handoffNanos > 0) {
+                handoffsDue.put(key, now + handoffNanos);
+            }
+            decisions.decide(key, RELEASE, first, starts[base + next]);
+        }
+    }
+
+    /** A sequence turned out concurrent: each of {@code others} but the owner gets a replica. */
+    private void concurrent(long key, int slot, long others, int owner, boolean accumulates, Decisions decisions) {
+        endSequence(key, slot);
+        for (long rest = others; accumulates && rest != 0; rest &= rest - 1) {
+            int n = Long.numberOfTrailingZeros(rest);
+            if (n != owner) {
+                decisions.decide(key, REPLICATE, n, 0);
+            }
+        }
+    }
+
+    private void relocate(long key, int slot, int target, Decisions decisions) {
+        holder[slot] = target;
+        decisions.decide(key, RELOCATE, target, 0);
+    }
+
+    private void endSequence(long key, int slot) {
+        waiting[slot] = NONE;
+        if (!handoffsDue.isEmpty()) {
+            handoffsDue.remove(key);
+        }
+    }
+
+    private int newSlot(long key) {
+        int slot;
+        if (!freeSlots.isEmpty()) {
+            slot = freeSlots.popInt();
+        } else {
+            if (usedSlots == nodeBits.length) {
+                int length = usedSlots * 2;
+                nodeBits = Arrays.copyOf(nodeBits, length);
+                holder = Arrays.copyOf(holder, length);
+                waiting = Arrays.copyOf(waiting, length);
+                starts = Arrays.copyOf(starts, length * clusterSize);
+                ends = Arrays.copyOf(ends, length * clusterSize);
+            }
+            slot = usedSlots++;
+        }
+        nodeBits[slot] = 0;
+        holder[slot] = NONE;
+        waiting[slot] = NONE;
+        slots.put(key, slot);
+        return slot;
     }
 }

@@ -28,10 +28,15 @@ import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
  *       ever being active.</li>
  * </ul>
  * A key is active while at least one intent of any worker of this node holding it is active. The
- * listener hears of a key when it becomes active (count 0 to 1) and when it stops (1 to 0). Each
- * {@code advance} first activates, for every worker, then expires, so that a key whose last intent
- * ends as the next begins (a worker re-signalling {@code [c, c+1)}, {@code [c+1, c+2)}) stays
- * active without an inactive/active flicker that would undo and redo the action.
+ * listener hears of a key when it becomes active (count 0 to 1, with the clocks of the intent
+ * that made it so) and when it stops (1 to 0). Each
+ * {@code advance} first activates the intents that start by the worker's clock, for every worker,
+ * then expires, then activates the rest of the window: a key whose last intent ends as the next
+ * begins (a worker re-signalling {@code [c, c+1)}, {@code [c+1, c+2)}) stays active without an
+ * inactive/active flicker that would undo and redo the action, while a key whose next intent
+ * starts later becomes inactive first and active again with that intent's clocks, also when the
+ * window reaches it already: its node does not use it in between (another node may, see
+ * {@link HomeIntents}).
  *
  * <h2>Costs</h2>
  * An intent is stored once per call (per record of an {@link IntentQueue}): its keys in a pooled
@@ -45,8 +50,11 @@ import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 public final class IntentTracker {
     /** Hears when keys become active or inactive, from within {@link #advance}. */
     public interface Listener {
-        /** {@code key} has its first active intent on this node. */
-        void onActive(long key);
+        /**
+         * {@code key} has its first active intent on this node: the one for clocks
+         * {@code [fromClock, toClock)}.
+         */
+        void onActive(long key, long fromClock, long toClock);
 
         /** {@code key} has no active intent on this node any more. */
         void onInactive(long key);
@@ -151,10 +159,13 @@ public final class IntentTracker {
         }
         System.arraycopy(workerClocks, 0, clocks, 0, workers);
         for (int w = 0; w < workers; w++) {
-            activate(w, window, listener);
+            activate(w, 0, listener);
         }
         for (int w = 0; w < workers; w++) {
             expire(w, listener);
+        }
+        for (int w = 0; w < workers; w++) {
+            activate(w, window, listener);
         }
     }
 
@@ -227,6 +238,7 @@ public final class IntentTracker {
         IntentHeap heap = pending[worker];
         while (!heap.isEmpty() && heap.minClock() <= horizon) {
             int id = heap.minId();
+            long fromClock = heap.minClock();
             heap.popMin();
             pendingIntents--;
             if (toClocks[id] <= clock) {
@@ -236,7 +248,7 @@ public final class IntentTracker {
             long[] intentKeys = keys[id];
             for (int i = 0, n = keyCounts[id]; i < n; i++) {
                 if (activeCounts.addTo(intentKeys[i], 1) == 0) {
-                    listener.onActive(intentKeys[i]);
+                    listener.onActive(intentKeys[i], fromClock, toClocks[id]);
                 }
             }
             active[worker].push(toClocks[id], id);

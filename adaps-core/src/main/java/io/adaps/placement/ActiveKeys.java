@@ -5,6 +5,7 @@ import java.util.function.LongConsumer;
 import io.adaps.intent.IntentTracker;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2LongLinkedOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
@@ -15,6 +16,12 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  * without a word to the key's home. Keys that became active, and keys let go, are collected for
  * the manager to announce to their homes.
  *
+ * <p>A home that hands a key to another node next asks this node to release it
+ * ({@link #release}): the key is then let go as soon as it becomes inactive, without lingering, and
+ * if it is still active when this node's clock reaches the other node's start, the key is
+ * collected as <em>overlapping</em> instead, for the home to replicate it there (see
+ * {@link io.adaps.intent.HomeIntents}).
+ *
  * <p>Manager thread only.
  */
 final class ActiveKeys implements IntentTracker.Listener {
@@ -23,10 +30,20 @@ final class ActiveKeys implements IntentTracker.Listener {
     private final Long2IntOpenHashMap poolEntries = new Long2IntOpenHashMap();
     /** Keys whose reasons ended, in the order they did, with the time they are let go. */
     private final Long2LongLinkedOpenHashMap lingering = new Long2LongLinkedOpenHashMap();
-    /** Keys that became active since they were last announced. */
+    /** Keys asked to be released, with the clock at which another node starts using them. */
+    private final Long2LongOpenHashMap released = new Long2LongOpenHashMap();
+    /** The smallest clock in {@link #released}, or {@code Long.MAX_VALUE}: none is due before it. */
+    private long releasedDue = Long.MAX_VALUE;
+    /** Released keys that became inactive: let go without lingering. */
+    private final LongArrayList releasedNow = new LongArrayList();
+    /** Keys that became active since they were last announced, with the clocks of their intents. */
     final LongArrayList started = new LongArrayList();
+    final LongArrayList startedFrom = new LongArrayList();
+    final LongArrayList startedTo = new LongArrayList();
     /** Keys let go since they were last announced. */
     final LongArrayList ended = new LongArrayList();
+    /** Released keys still active where the next node starts, since they were last announced. */
+    final LongArrayList overlapping = new LongArrayList();
     private long lingerUntil;
 
     ActiveKeys(IntentTracker tracker) {
@@ -39,15 +56,15 @@ final class ActiveKeys implements IntentTracker.Listener {
     }
 
     @Override
-    public void onActive(long key) {
-        if (!poolEntries.containsKey(key)) {
-            becameActive(key);
+    public void onActive(long key, long fromClock, long toClock) {
+        if (poolEntries.isEmpty() || !poolEntries.containsKey(key)) {
+            becameActive(key, fromClock, toClock);
         }
     }
 
     @Override
     public void onInactive(long key) {
-        if (!poolEntries.containsKey(key)) {
+        if (poolEntries.isEmpty() || !poolEntries.containsKey(key)) {
             becameInactive(key);
         }
     }
@@ -55,7 +72,7 @@ final class ActiveKeys implements IntentTracker.Listener {
     /** {@code key} became an entry of a pool (once per entry). */
     void poolEntered(long key) {
         if (poolEntries.addTo(key, 1) == 0 && !tracker.isActive(key)) {
-            becameActive(key);
+            becameActive(key, Long.MIN_VALUE, Long.MAX_VALUE); // as long as the pool holds it
         }
     }
 
@@ -69,21 +86,64 @@ final class ActiveKeys implements IntentTracker.Listener {
         }
     }
 
-    private void becameActive(long key) {
-        if (lingering.containsKey(key)) {
+    private void becameActive(long key, long fromClock, long toClock) {
+        if (!lingering.isEmpty() && lingering.containsKey(key)) {
             lingering.remove(key); // never let go: nothing to announce
         } else {
             started.add(key);
+            startedFrom.add(fromClock);
+            startedTo.add(toClock);
         }
     }
 
     private void becameInactive(long key) {
-        lingering.put(key, lingerUntil);
+        if (!released.isEmpty() && released.containsKey(key)) {
+            released.remove(key);
+            releasedNow.add(key);
+        } else {
+            lingering.put(key, lingerUntil);
+        }
+    }
+
+    /**
+     * The home asks to release {@code key}, which another node uses from {@code clock} on: a
+     * lingering key is let go at once, an active one as soon as it becomes inactive.
+     */
+    void release(long key, long clock) {
+        if (lingering.containsKey(key)) {
+            lingering.remove(key);
+            releasedNow.add(key);
+        } else if (isActive(key)) {
+            released.put(key, clock);
+            releasedDue = Math.min(releasedDue, clock);
+        }
+    }
+
+    /**
+     * Collects in {@link #overlapping} the released keys still active now that every worker of
+     * this node is at {@code clock} or later, at or past where the next node starts using them;
+     * they linger as usual from then on.
+     */
+    void checkOverlaps(long clock) {
+        if (clock < releasedDue) {
+            return;
+        }
+        long due = Long.MAX_VALUE;
+        for (var entries = released.long2LongEntrySet().fastIterator(); entries.hasNext(); ) {
+            var entry = entries.next();
+            if (entry.getLongValue() <= clock) {
+                overlapping.add(entry.getLongKey());
+                entries.remove();
+            } else {
+                due = Math.min(due, entry.getLongValue());
+            }
+        }
+        releasedDue = due;
     }
 
     /** Whether a worker's intent or a pool entry holds {@code key} now. */
     boolean isActive(long key) {
-        return tracker.isActive(key) || poolEntries.containsKey(key);
+        return tracker.isActive(key) || !poolEntries.isEmpty() && poolEntries.containsKey(key);
     }
 
     /** Whether this node still wants {@code key}: active, or lingering. */
@@ -91,13 +151,24 @@ final class ActiveKeys implements IntentTracker.Listener {
         return isActive(key) || lingering.containsKey(key);
     }
 
-    /** Whether keys linger. */
-    boolean anyLingering() {
-        return !lingering.isEmpty();
+    /**
+     * When the first lingering key is let go (keys linger in the order they became inactive, for
+     * about as long each), or {@code Long.MAX_VALUE} if none lingers.
+     */
+    long nextLetGo() {
+        return lingering.isEmpty() ? Long.MAX_VALUE : lingering.get(lingering.firstLongKey());
     }
 
-    /** Lets go of the keys that lingered until {@code now}: adds them to {@link #ended} and tells {@code letGo}. */
+    /**
+     * Lets go of the released keys that became inactive and the keys that lingered until
+     * {@code now}: adds them to {@link #ended} and tells {@code letGo}.
+     */
     void letGo(long now, LongConsumer letGo) {
+        for (int i = 0; i < releasedNow.size(); i++) {
+            ended.add(releasedNow.getLong(i));
+            letGo.accept(releasedNow.getLong(i));
+        }
+        releasedNow.clear();
         while (!lingering.isEmpty() && lingering.get(lingering.firstLongKey()) - now <= 0) {
             long key = lingering.firstLongKey();
             lingering.remove(key);

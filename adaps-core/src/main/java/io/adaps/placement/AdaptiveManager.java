@@ -50,10 +50,12 @@ import io.adaps.util.BoundedWait;
  *       copying). Keys of tables that this node's workers read in batches, a few calls per
  *       clock, are not tracked at all: placing them would save at most the round trip of each
  *       batch and cost every key its relocation or replica ({@link ReadBatching}). The home knows
- *       which nodes have intent and decides with the rule of {@link io.adaps.intent.HomeIntents}
- *       ({@link HomePlacement}): intent on exactly one node: relocate the key there; concurrent
- *       intent on several: replicate it there; none: leave it. It answers with PLACEMENT
- *       messages, which the manager carries out ({@link PlacementAgent}).</li>
+ *       which nodes have intent, for which clocks, and decides with the rule of
+ *       {@link io.adaps.intent.HomeIntents} ({@link HomePlacement}): intent on exactly one node:
+ *       relocate the key there; concurrent intent on several: replicate it there; intents one
+ *       after the other: hand the key from node to node (the node that has it releases it as its
+ *       intent ends, without lingering); none: leave it. It answers with PLACEMENT messages, which
+ *       the manager carries out ({@link PlacementAgent}).</li>
  *   <li>Replicas are synchronized in rounds ({@link ReplicaSync}, {@link SyncAgent}) while
  *       replicas exist, at once when a worker waits in {@link io.adaps.api.Worker#waitSync()}, and
  *       otherwise paced so that rounds take at most a quarter of the manager thread's time
@@ -85,6 +87,7 @@ public final class AdaptiveManager implements AutoCloseable {
 
     private final NodeContext context;
     private final ReplicaSync sync;
+    private final HomePlacement home;
     private final ReadBatching batching;
     private final IntentAgent intents;
     private final PlacementAgent placements;
@@ -103,6 +106,7 @@ public final class AdaptiveManager implements AutoCloseable {
     public AdaptiveManager(NodeContext context, ClusterClocks clocks, Relocator relocator, HomePlacement home,
                            CallRegistry calls, InFlightPushes inFlight, SamplePool[] pools) {
         this.context = context;
+        this.home = home;
         IntentTracker tracker = new IntentTracker(IntentAgent.MAX_SIGNALLING_WORKERS);
         ActionWindow window = new ActionWindow(IntentAgent.MAX_SIGNALLING_WORKERS);
         // Only ADAPTIVE weighs placement against leaving keys be; the other techniques act on every intent.
@@ -112,7 +116,7 @@ public final class AdaptiveManager implements AutoCloseable {
         Requester requester = new Requester(context, relocator, CallRegistry.MANAGER);
         calls.register(CallRegistry.MANAGER, requester);
         this.sync = new ReplicaSync(context, clocks, relocator, nextTicket);
-        this.intents = new IntentAgent(context, tracker, window, active, sync, batching);
+        this.intents = new IntentAgent(context, home, tracker, window, active, sync, batching);
         this.placements = new PlacementAgent(context, relocator, requester, active, sync, inFlight, nextTicket);
         PoolAgent poolAgent = new PoolAgent(context.nodeId(), pools,
                 context.config().technique().signalsIntent() ? active : null);
@@ -126,6 +130,7 @@ public final class AdaptiveManager implements AutoCloseable {
         };
         this.runner = new AgentRunner(new ManagerIdle(), this::onError, null, duties);
         this.wait = BoundedWait.forPolling(context.clock());
+        home.wakeOnDeferral(this::wake);
     }
 
     /** Starts the manager's thread. */
@@ -294,10 +299,11 @@ public final class AdaptiveManager implements AutoCloseable {
      * Parks after every duty cycle, even one that did work, unless a worker waits for a round:
      * the duties pace themselves, and on a core shared with training threads the manager must not
      * spin, nor wake more often than it has something to do. While replicas exist it parks until
-     * the next paced round is due (at least {@value #ROUND_INTERVAL_MICROS} us); else while
-     * intents exist for {@value #ROUND_INTERVAL_MICROS} us; else for the idle period. Workers wake
-     * it early when their clocks advance (intents start and end with clocks), when their intent
-     * queue is full and when they wait for a round; homes' placements wake it too.
+     * the next paced round is due (at least {@value #ROUND_INTERVAL_MICROS} us); else until the
+     * next thing due in time (a lingering key let go, a deferred decision at this node as a home),
+     * at most for the idle period. Everything else comes with a wake-up: workers wake it when their
+     * clocks advance (intents start and end with clocks), when they signal intent and when they
+     * wait for a round; homes' placements and this node's deferred decisions wake it too.
      */
     private final class ManagerIdle implements IdleStrategy {
         private final long roundIntervalNanos = TimeUnit.MICROSECONDS.toNanos(ROUND_INTERVAL_MICROS);
@@ -313,13 +319,16 @@ public final class AdaptiveManager implements AutoCloseable {
             if (rounds.urgent()) {
                 return;
             }
+            long now = context.clock().nanoTime();
             long park;
             if (sync.replicasHeld() > 0) {
-                park = Math.min(idleNanos, Math.max(roundIntervalNanos, rounds.untilDue(context.clock().nanoTime())));
+                park = Math.min(idleNanos, Math.max(roundIntervalNanos, rounds.untilDue(now)));
             } else {
-                park = intents.busy() ? roundIntervalNanos : idleNanos;
+                park = Math.min(idleNanos, Math.min(intents.untilDue(now), home.untilDue(now)));
             }
-            LockSupport.parkNanos(this, park);
+            if (park > 0) {
+                LockSupport.parkNanos(this, park);
+            }
         }
 
         @Override

@@ -16,11 +16,12 @@ import io.adaps.protocol.Message;
 import io.adaps.protocol.MessageBatcher;
 import io.adaps.protocol.MessageType;
 import io.adaps.relocation.Relocator;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
- * The placement decision at the rows' home: records which nodes intend to use each row homed here
- * (INTENT messages) and tells them what to do about it (PLACEMENT messages), by the rule of
- * {@link HomeIntents}. Relocations for an {@link Technique#ADAPTIVE} node's intent are deferred
+ * The placement decision at the rows' home: records which nodes intend to use each row homed here,
+ * and when (INTENT messages), and tells them what to do about it (PLACEMENT messages), by the rule
+ * of {@link HomeIntents}, hand-offs included. Relocations for an {@link Technique#ADAPTIVE} node's intent are deferred
  * by {@value #DECISION_DELAY_MILLIS} ms, so that nodes that start using a key together are seen
  * together; as an {@link Agent} of the manager thread this releases them when due (a node without
  * a manager decides at once).
@@ -40,6 +41,7 @@ public final class HomePlacement implements Agent {
     private final HomeIntents intents;
     private final BatcherPool batchers;
     private final MessageBatcher.Sender sender;
+    private volatile Runnable onDeferral = () -> { };
 
     /** @param defers whether relocations are deferred: only a node with a manager thread releases them */
     public HomePlacement(NodeContext context, Relocator relocator, boolean defers) {
@@ -52,29 +54,89 @@ public final class HomePlacement implements Agent {
         this.sender = context.peers()::sendQuietly;
     }
 
+    /** Runs {@code wake} whenever a decision is deferred while none was: the manager then parks no longer than it is due. */
+    public void wakeOnDeferral(Runnable wake) {
+        this.onDeferral = wake;
+    }
+
+    /** Nanoseconds from {@code now} until the first deferred decision is due; {@code Long.MAX_VALUE} for none. */
+    public synchronized long untilDue(long now) {
+        long due = intents.nextDue();
+        return due == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, due - now);
+    }
+
     /**
      * Records the start or end of the origin's intent for the rows of {@code intent} and tells the
      * nodes concerned what to do about them.
      */
     public void onIntent(int peer, Message intent) {
-        Table table = context.table(intent.table());
+        int table = intent.table();
         int origin = intent.origin();
-        boolean ends = (intent.flags() & Message.FLAG_INTENT_ENDS) != 0;
+        int flags = intent.flags();
         Technique technique = Technique.values()[intent.aux()];
-        boolean accumulates = table.spec().updateRule().accumulates();
-        long now = clock.nanoTime();
+        int entryLength = MessageType.INTENT.entryLength(0, 0);
+        decide((decisions, now) -> {
+            for (int i = 0; i < intent.count(); i++) {
+                int entry = intent.entry(i, entryLength);
+                int clocks = entry + Message.ROW_ENTRY;
+                onIntent(RowKey.of(table, intent.rowAt(entry)), origin, technique, flags, intent.clockAt(clocks),
+                        intent.clockAt(clocks + Message.CLOCK_LENGTH), now, decisions);
+            }
+        });
+    }
+
+    /**
+     * As {@link #onIntent(int, Message)} for the INTENT this node would send itself about
+     * {@code keys}, with {@code flags}, and for starts the clocks in {@code from} and {@code to}
+     * ({@code null} otherwise): its own keys are decided on without a message. Manager thread.
+     */
+    void onOwnIntents(LongArrayList keys, LongArrayList from, LongArrayList to, int flags, Technique technique) {
+        int self = context.nodeId();
+        decide((decisions, now) -> {
+            for (int i = 0; i < keys.size(); i++) {
+                onIntent(keys.getLong(i), self, technique, flags, from == null ? 0 : from.getLong(i),
+                        to == null ? 0 : to.getLong(i), now, decisions);
+            }
+        });
+    }
+
+    /** What the home decides about decisions of one batch of intents. */
+    @FunctionalInterface
+    private interface Batch {
+        void run(HomeIntents.Decisions decisions, long now);
+    }
+
+    /** Runs {@code batch} under the monitor, sends its decisions, and wakes the manager for a new deferral. */
+    private void decide(Batch batch) {
         MessageBatcher out = batchers.acquire();
+        boolean deferred;
         try {
             synchronized (this) {
-                for (int i = 0; i < intent.count(); i++) {
-                    long row = intent.rowAt(intent.entry(i, Message.ROW_ENTRY));
-                    intents.onIntent(RowKey.of(table.id(), row), origin, technique, ends,
-                            relocator.directoryOwner(table.id(), row), accumulates, now,
-                            (key, action, target) -> place(key, action, target, out));
-                }
+                boolean deferredBefore = intents.hasDeferred();
+                batch.run((key, action, target, at) -> place(key, action, target, at, out), clock.nanoTime());
+                deferred = !deferredBefore && intents.hasDeferred();
             }
         } finally {
             batchers.sendAndRelease(out, sender);
+        }
+        if (deferred) {
+            onDeferral.run();
+        }
+    }
+
+    /** One key's INTENT entry: a start (with its clocks), an end or an overlap, by {@code flags}. */
+    private void onIntent(long key, int origin, Technique technique, int flags, long from, long to, long now,
+                          HomeIntents.Decisions decisions) {
+        int table = RowKey.table(key);
+        long row = RowKey.row(key);
+        int owner = relocator.directoryOwner(table, row);
+        if ((flags & Message.FLAG_INTENT_ENDS) != 0) {
+            intents.onEnd(key, origin, owner, now, decisions);
+        } else if ((flags & Message.FLAG_INTENT_OVERLAPS) != 0) {
+            intents.onOverlap(key, origin, owner, context.table(table).spec().updateRule().accumulates(), decisions);
+        } else {
+            intents.onStart(key, origin, technique, from, to, owner,
+                    context.table(table).spec().updateRule().accumulates(), now, decisions);
         }
     }
 
@@ -86,7 +148,8 @@ public final class HomePlacement implements Agent {
             synchronized (this) {
                 if (intents.hasDeferred()) {
                     intents.releaseDue(clock.nanoTime(), key -> relocator.directoryOwner(RowKey.table(key), RowKey.row(key)),
-                            (key, action, target) -> place(key, action, target, out));
+                            key -> context.table(RowKey.table(key)).spec().updateRule().accumulates(),
+                            (key, action, target, at) -> place(key, action, target, at, out));
                 }
             }
             return out.isEmpty() ? 0 : 1;
@@ -100,14 +163,24 @@ public final class HomePlacement implements Agent {
         return "home-placement";
     }
 
-    /** Tells {@code target} to move the row of {@code key} to itself or to replicate it. */
-    private void place(long key, int action, int target, MessageBatcher out) {
+    /**
+     * Tells {@code target} to move the row of {@code key} to itself, to replicate it, or to release
+     * it for a node that starts using it at {@code clock}.
+     */
+    private void place(long key, int action, int target, long clock, MessageBatcher out) {
         int table = RowKey.table(key);
         long row = RowKey.row(key);
-        int flags = action == HomeIntents.RELOCATE ? Message.FLAG_RELOCATE : Message.FLAG_REPLICATE;
-        int at = out.entry(target, MessageType.PLACEMENT, flags, table, 0, context.nodeId(), 0, Message.ROW_ENTRY);
+        int flags = switch (action) {
+            case HomeIntents.RELOCATE -> Message.FLAG_RELOCATE;
+            case HomeIntents.REPLICATE -> Message.FLAG_REPLICATE;
+            default -> Message.FLAG_RELEASE;
+        };
+        int at = out.entry(target, MessageType.PLACEMENT, flags, table, 0, context.nodeId(), 0,
+                MessageType.PLACEMENT.entryLength(0, 0));
         MutableDirectBuffer buffer = out.buffer(target);
         at = Message.writeRow(buffer, at, row);
-        Message.writeInt(buffer, at, relocator.directoryOwner(table, row));
+        at = Message.writeInt(buffer, at, relocator.directoryOwner(table, row));
+        Message.writeClock(buffer, at, clock);
     }
 }
+

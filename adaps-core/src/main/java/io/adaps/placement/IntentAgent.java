@@ -27,9 +27,11 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
  * The manager's intent duty: drains the workers' intent queues into the {@link IntentTracker},
- * advances it by the workers' clocks and the {@link ActionWindow}, lets lingering keys go (their
- * replicas are dropped by the next round) and tells the keys' homes which keys became active and
- * which were let go (INTENT messages, batched per home and table). Intents whose keys all belong
+ * advances it by the workers' clocks and the {@link ActionWindow}, lets lingering and released keys
+ * go (their replicas are dropped by the next round) and tells the keys' homes which keys were let
+ * go, which became active (with their intents' clocks) and which released keys are still in use
+ * where the next node starts (INTENT messages, batched per home and table; this node's own keys
+ * go to its {@link HomePlacement} directly). Intents whose keys all belong
  * to tables read in batches ({@link ReadBatching}) are not tracked at all: their keys stay where
  * they are. Also registers and retires the workers that signal intent: a retired worker's intents
  * are dropped and its id and queue are kept for the next worker that gets the id.
@@ -41,6 +43,8 @@ final class IntentAgent implements Agent {
     static final int MAX_SIGNALLING_WORKERS = 256;
     /** Bytes of each worker's intent queue. */
     private static final int QUEUE_BYTES = 1 << 20;
+    /** What a key let go needs where the node holds no replicas: nothing. */
+    private static final LongConsumer NOTHING = key -> { };
 
     /** A worker that signals intent: its queue, clock, and the sink that passes its intents to the tracker. */
     private record Signalling(int id, IntentQueue queue, LongSupplier clock, IntentSink sink) {
@@ -71,18 +75,25 @@ final class IntentAgent implements Agent {
     private final IntArrayList registered = new IntArrayList();
     private final long[] clocks = new long[MAX_SIGNALLING_WORKERS];
     private final MessageBatcher out;
+    /** This node's own keys of one announcement, decided on here without a message. */
+    private final LongArrayList own = new LongArrayList();
+    private final LongArrayList ownFrom = new LongArrayList();
+    private final LongArrayList ownTo = new LongArrayList();
+    private final HomePlacement home;
     private final IntentSink discard = (buffer, keysOffset, count, from, to) -> { };
     private final LongConsumer dropIfReplica;
     private final MessageBatcher.Sender sender;
     private volatile long windowClocks;
 
     /**
+     * @param home     this node's decisions as a home, which hears this node's own intents directly
      * @param batching which tables are read in batches, measured by this duty, or {@code null} if
      *                 no table's keys are left in place
      */
-    IntentAgent(NodeContext context, IntentTracker tracker, ActionWindow window, ActiveKeys active, ReplicaSync sync,
-                ReadBatching batching) {
+    IntentAgent(NodeContext context, HomePlacement home, IntentTracker tracker, ActionWindow window, ActiveKeys active,
+                ReplicaSync sync, ReadBatching batching) {
         this.context = context;
+        this.home = home;
         this.clock = context.clock();
         this.technique = context.config().technique();
         this.tracker = tracker;
@@ -152,9 +163,12 @@ final class IntentAgent implements Agent {
         windowClocks = window.clocks();
         active.lingerUntil(now + lingerNanos());
         tracker.advance(clocks, windowClocks, active);
-        active.letGo(now, dropIfReplica);
-        work += announce(active.started, 0);
-        work += announce(active.ended, Message.FLAG_INTENT_ENDS);
+        active.checkOverlaps(slowestClock());
+        active.letGo(now, sync.replicasHeld() > 0 ? dropIfReplica : NOTHING);
+        // Ends first: a key may end one use and start the next in one cycle, and its home must hear them in that order.
+        work += announce(active.ended, null, null, Message.FLAG_INTENT_ENDS);
+        work += announce(active.started, active.startedFrom, active.startedTo, 0);
+        work += announce(active.overlapping, null, null, Message.FLAG_INTENT_OVERLAPS);
         return work;
     }
 
@@ -163,9 +177,13 @@ final class IntentAgent implements Agent {
         return "intents";
     }
 
-    /** Whether intents are pending or active, or keys linger: the manager then has work soon. */
-    boolean busy() {
-        return tracker.activeKeys() > 0 || tracker.pendingIntents() > 0 || active.anyLingering();
+    /**
+     * Nanoseconds from {@code now} until this duty has work that no wake-up brings: the first
+     * lingering key to let go; {@code Long.MAX_VALUE} for none.
+     */
+    long untilDue(long now) {
+        long due = active.nextLetGo();
+        return due == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, due - now);
     }
 
     /** Takes in new workers and retires leaving ones; returns how many. */
@@ -202,25 +220,63 @@ final class IntentAgent implements Agent {
                 AdaptiveManager.MAX_LINGER_MILLIS * 1e6);
     }
 
-    /** Sends the keys' homes INTENT messages with {@code flags}, batched per home and table; returns how many keys. */
-    private int announce(LongArrayList keys, int flags) {
+    /**
+     * The clock of this node's slowest worker that signals intent: once it is at a clock, every
+     * intent still active on a key extends past it, whichever worker signalled it (a faster
+     * worker's clock would take a slower one's intent that is about to end for an overlap).
+     */
+    private long slowestClock() {
+        long slowest = Long.MAX_VALUE;
+        for (int i = 0; i < registered.size(); i++) {
+            slowest = Math.min(slowest, clocks[registered.getInt(i)]);
+        }
+        return slowest == Long.MAX_VALUE ? Long.MIN_VALUE : slowest;
+    }
+
+    /**
+     * Sends the keys' homes INTENT messages with {@code flags}, batched per home and table, with
+     * each key's intent clocks from {@code from} and {@code to} (starts) or none (0); returns how
+     * many keys.
+     */
+    private int announce(LongArrayList keys, LongArrayList from, LongArrayList to, int flags) {
         int count = keys.size();
         if (count == 0) {
             return 0;
         }
+        int entryLength = MessageType.INTENT.entryLength(0, 0);
+        int self = context.nodeId();
         for (int i = 0; i < count; i++) {
             long key = keys.getLong(i);
             Table table = context.table(RowKey.table(key));
             long row = RowKey.row(key);
             int home = context.home(table, row);
-            int at = out.entry(home, MessageType.INTENT, flags, table.id(), 0, context.nodeId(), technique.ordinal(),
-                    Message.ROW_ENTRY);
+            if (home == self) {
+                own.add(key);
+                if (from != null) {
+                    ownFrom.add(from.getLong(i));
+                    ownTo.add(to.getLong(i));
+                }
+                continue;
+            }
+            int at = out.entry(home, MessageType.INTENT, flags, table.id(), 0, self, technique.ordinal(), entryLength);
             MutableDirectBuffer buffer = out.buffer(home);
             at = Message.writeRow(buffer, at, row);
-            Message.writeInt(buffer, at, i);
+            at = Message.writeInt(buffer, at, i);
+            at = Message.writeClock(buffer, at, from == null ? 0 : from.getLong(i));
+            Message.writeClock(buffer, at, to == null ? 0 : to.getLong(i));
         }
         keys.clear();
+        if (from != null) {
+            from.clear();
+            to.clear();
+        }
         out.flush(sender);
+        if (!own.isEmpty()) {
+            home.onOwnIntents(own, from == null ? null : ownFrom, from == null ? null : ownTo, flags, technique);
+            own.clear();
+            ownFrom.clear();
+            ownTo.clear();
+        }
         return count;
     }
 }

@@ -13,6 +13,7 @@ import io.adaps.api.ClusterException;
 import io.adaps.context.NodeContext;
 import io.adaps.keys.RowKey;
 import io.adaps.protocol.Message;
+import io.adaps.protocol.MessageType;
 import io.adaps.relocation.Relocator;
 import io.adaps.rpc.CallRegistry;
 import io.adaps.rpc.InFlightPushes;
@@ -24,7 +25,7 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
  * The manager's placement duty: carries out what the homes decided (PLACEMENT messages) for keys
- * this node still wants. A relocation is an ordinary localize ({@link Relocator}), not waited for;
+ * this node still wants, and hands the requests to release keys to {@link ActiveKeys}. A relocation is an ordinary localize ({@link Relocator}), not waited for;
  * a replica is installed <em>pending</em> and fetched at once, alone ({@link ReplicaSync#fetch}):
  * not by a round of every replica.
  *
@@ -49,10 +50,11 @@ final class PlacementAgent implements Agent {
     private volatile boolean pauseSeen;
     private final LongSupplier tickets;
     private final BoundedWait wait;
-    /** PLACEMENT entries received: key, action, owner. Guarded by {@code placedKeys}. */
+    /** PLACEMENT entries received: key, action, owner, clock. Guarded by {@code placedKeys}. */
     private final LongArrayList placedKeys = new LongArrayList();
     private final IntArrayList placedActions = new IntArrayList();
     private final IntArrayList placedOwners = new IntArrayList();
+    private final LongArrayList placedClocks = new LongArrayList();
     private final LongArrayList relocate = new LongArrayList();
     private final LongArrayList replicate = new LongArrayList();
     private final LongArrayList fetching = new LongArrayList();
@@ -76,13 +78,17 @@ final class PlacementAgent implements Agent {
 
     /** A PLACEMENT from a home: remembered for the manager thread. Transport threads. */
     void onPlacement(Message placement) {
-        int action = (placement.flags() & Message.FLAG_RELOCATE) != 0 ? Message.FLAG_RELOCATE : Message.FLAG_REPLICATE;
+        int flags = placement.flags();
+        int action = (flags & Message.FLAG_RELOCATE) != 0 ? Message.FLAG_RELOCATE
+                : (flags & Message.FLAG_RELEASE) != 0 ? Message.FLAG_RELEASE : Message.FLAG_REPLICATE;
+        int entryLength = MessageType.PLACEMENT.entryLength(0, 0);
         synchronized (placedKeys) {
             for (int i = 0; i < placement.count(); i++) {
-                int at = placement.entry(i, Message.ROW_ENTRY);
+                int at = placement.entry(i, entryLength);
                 placedKeys.add(RowKey.of(placement.table(), placement.rowAt(at)));
                 placedActions.add(action);
                 placedOwners.add(placement.intAt(at + Message.ROW_LENGTH));
+                placedClocks.add(placement.clockAt(at + Message.ROW_ENTRY));
             }
         }
     }
@@ -127,13 +133,20 @@ final class PlacementAgent implements Agent {
     private int applyPlacements() {
         relocate.clear();
         replicate.clear();
+        int releases = 0;
         synchronized (placedKeys) {
             for (int i = 0; i < placedKeys.size(); i++) {
                 long key = placedKeys.getLong(i);
+                int action = placedActions.getInt(i);
+                if (action == Message.FLAG_RELEASE) {
+                    active.release(key, placedClocks.getLong(i));
+                    releases++;
+                    continue;
+                }
                 if (!active.isActive(key)) {
                     continue; // the intent ended meanwhile: nothing is worth moving for it
                 }
-                if (placedActions.getInt(i) == Message.FLAG_RELOCATE) {
+                if (action == Message.FLAG_RELOCATE) {
                     relocate.add(key);
                 } else {
                     replicate.add(key);
@@ -147,6 +160,7 @@ final class PlacementAgent implements Agent {
             placedKeys.clear();
             placedActions.clear();
             placedOwners.clear();
+            placedClocks.clear();
         }
         if (!relocate.isEmpty()) {
             localize();
@@ -154,7 +168,7 @@ final class PlacementAgent implements Agent {
         if (!replicate.isEmpty()) {
             createReplicas();
         }
-        return relocate.size() + replicate.size();
+        return releases + relocate.size() + replicate.size();
     }
 
     /** Moves the keys in {@link #relocate} here, without waiting for them. */

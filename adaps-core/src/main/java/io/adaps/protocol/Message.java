@@ -34,8 +34,12 @@ import org.agrona.UnsafeApi;
  *    HANDOVER        [ row (i64) | index (i32) | relocation counter (i32) | S x f32 ]
  *    BARRIER_*       none                               request id = barrier number
  *    LEAVE           none                               request id = barriers passed
- *    INTENT          [ row (i64) | index (i32) ]        aux = the origin's technique; FLAG_INTENT_ENDS
- *    PLACEMENT       [ row (i64) | owner (i32) ]        FLAG_RELOCATE or FLAG_REPLICATE
+ *    INTENT          [ row (i64) | index (i32) | from clock (i64) | to clock (i64) ]
+ *                                                       aux = the origin's technique; a start, or
+ *                                                       FLAG_INTENT_ENDS / FLAG_INTENT_OVERLAPS (clocks 0)
+ *    PLACEMENT       [ row (i64) | owner (i32) | clock (i64) ]
+ *                                                       FLAG_RELOCATE, FLAG_REPLICATE or FLAG_RELEASE
+ *                                                       (clock: where the next node starts; else 0)
  * </pre>
  *
  * The request id is chosen by the requester and carried by every message a request causes,
@@ -58,16 +62,28 @@ public final class Message {
     public static final int ROW_ENTRY = ROW_LENGTH + INDEX_LENGTH;
     /** Bytes of a row's version (see {@code TableStore.pullOwnedVersioned}). */
     public static final int VERSION_LENGTH = Long.BYTES;
+    /** Bytes of a logical clock (i64). */
+    public static final int CLOCK_LENGTH = Long.BYTES;
     /** Bytes of a RELINQUISH entry, and of a HANDOVER entry before its floats. */
     public static final int MOVE_ENTRY = ROW_ENTRY + Integer.BYTES;
     /** ERROR flag: the request failed because the node in {@code aux - 1} failed. */
     public static final int FLAG_PEER_FAILED = 1;
     /** INTENT flag: the origin's intent for the rows ended (without it: started). */
     public static final int FLAG_INTENT_ENDS = 1;
+    /**
+     * INTENT flag: the origin, asked to release the rows, still uses them where the next node's
+     * intent starts.
+     */
+    public static final int FLAG_INTENT_OVERLAPS = 2;
     /** PLACEMENT flag: the receiver should move the rows to itself. */
     public static final int FLAG_RELOCATE = 1;
     /** PLACEMENT flag: the receiver should replicate the rows. */
     public static final int FLAG_REPLICATE = 2;
+    /**
+     * PLACEMENT flag: another node uses the rows next, from the entry's clock on: the receiver
+     * should let them go as soon as its intent ends, or say that it overlaps.
+     */
+    public static final int FLAG_RELEASE = 4;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     /** On little-endian platforms values are copied in bulk: the wire order is the memory order. */
     private static final boolean BULK = ByteOrder.nativeOrder() == ORDER;
@@ -185,6 +201,11 @@ public final class Message {
         return buffer.getLong(at, ORDER);
     }
 
+    /** The logical clock (i64) at buffer offset {@code at}. */
+    public long clockAt(int at) {
+        return buffer.getLong(at, ORDER);
+    }
+
     /** The i32 at buffer offset {@code at}: an index or a relocation counter. */
     public int intAt(int at) {
         return buffer.getInt(at, ORDER);
@@ -250,6 +271,12 @@ public final class Message {
     public static int writeVersion(MutableDirectBuffer buffer, int at, long version) {
         buffer.putLong(at, version, ORDER);
         return at + VERSION_LENGTH;
+    }
+
+    /** Writes a logical clock at {@code at}; returns the offset after it. */
+    public static int writeClock(MutableDirectBuffer buffer, int at, long clock) {
+        buffer.putLong(at, clock, ORDER);
+        return at + CLOCK_LENGTH;
     }
 
     /** Writes an i32 (an index or a counter) at {@code at}; returns the offset after it. */

@@ -36,16 +36,19 @@ public enum MessageType {
      */
     SYNC(13, Message.ROW_ENTRY, 1, 0),
     /**
-     * Tells the rows' home that the origin's intent for them starts, or ends with
-     * {@link Message#FLAG_INTENT_ENDS}; {@code aux} is the origin's technique. Not answered.
+     * Tells the rows' home that the origin's intent for them starts (with the clocks of the intent
+     * that started it), ends with {@link Message#FLAG_INTENT_ENDS}, or, asked to release them,
+     * still holds where the next node starts ({@link Message#FLAG_INTENT_OVERLAPS});
+     * {@code aux} is the origin's technique. Not answered.
      */
-    INTENT(14, Message.ROW_ENTRY, 0, 0),
+    INTENT(14, Message.ROW_ENTRY + 2 * Message.CLOCK_LENGTH, 0, 0),
     /**
      * The home tells a node with intent what to do about rows: move them to itself
-     * ({@link Message#FLAG_RELOCATE}) or replicate them ({@link Message#FLAG_REPLICATE}). Each
-     * entry's index field names the rows' owner.
+     * ({@link Message#FLAG_RELOCATE}), replicate them ({@link Message#FLAG_REPLICATE}), or let
+     * them go when its intent ends, since another node uses them from the entry's clock on
+     * ({@link Message#FLAG_RELEASE}). Each entry's index field names the rows' owner.
      */
-    PLACEMENT(15, Message.ROW_ENTRY, 0, 0),
+    PLACEMENT(15, Message.ROW_ENTRY + Message.CLOCK_LENGTH, 0, 0),
     /**
      * A replica asks for the rows' values if they changed since the version it has; answered by
      * {@link #REFRESHED} or, for rows whose version is the same, {@link #UNCHANGED}.

@@ -857,6 +857,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
                 }
             }
         }
+        manager.wake(); // the manager parks until something is due: the intent may start within its window
     }
 
     // Reference comparisons rather than switches: with the operation constant at the call site

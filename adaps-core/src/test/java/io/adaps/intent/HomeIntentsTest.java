@@ -15,13 +15,22 @@ class HomeIntentsTest {
     private static final long KEY = 7;
     private static final int HOME = 0;
     private final List<String> decided = new ArrayList<>();
-    private final HomeIntents.Decisions record = (key, action, target) ->
-            decided.add((action == HomeIntents.RELOCATE ? "relocate " : "replicate ") + key + " to " + target);
+    private final HomeIntents.Decisions record = (key, action, target, clock) -> decided.add(switch (action) {
+        case HomeIntents.RELOCATE -> "relocate " + key + " to " + target;
+        case HomeIntents.REPLICATE -> "replicate " + key + " to " + target;
+        default -> "release " + key + " at " + target + " for clock " + clock;
+    });
+
+    /** A start of {@code node}'s intent for clocks {@code [0, 10)}, concurrent with every other such start. */
+    private void start(HomeIntents intents, long key, int node, Technique technique, int owner, boolean accumulates,
+                       long now) {
+        intents.onStart(key, node, technique, 0, 10, owner, accumulates, now, record);
+    }
 
     @Test
     void intentOnOneNodeMovesTheKeyThereAtOnceWithoutDelay() {
         HomeIntents intents = new HomeIntents(4, 0);
-        intents.onIntent(KEY, 2, Technique.ADAPTIVE, false, HOME, true, 0, record);
+        start(intents, KEY, 2, Technique.ADAPTIVE, HOME, true, 0);
         assertThat(decided).containsExactly("relocate 7 to 2");
         assertThat(intents.nodes(KEY)).isEqualTo(1L << 2);
     }
@@ -29,24 +38,24 @@ class HomeIntentsTest {
     @Test
     void intentsThatArriveTogetherReplicateOnEachNonOwner() {
         HomeIntents intents = new HomeIntents(4, 50);
-        intents.onIntent(KEY, 2, Technique.ADAPTIVE, false, HOME, true, 0, record);
+        start(intents, KEY, 2, Technique.ADAPTIVE, HOME, true, 0);
         assertThat(decided).as("waits for others").isEmpty();
-        intents.onIntent(KEY, 3, Technique.ADAPTIVE, false, HOME, true, 10, record);
+        start(intents, KEY, 3, Technique.ADAPTIVE, HOME, true, 10);
         assertThat(decided).containsExactly("replicate 7 to 2", "replicate 7 to 3");
-        intents.releaseDue(100, key -> HOME, record);
+        intents.releaseDue(100, key -> HOME, key -> true, record);
         assertThat(decided).hasSize(2);
-        intents.onIntent(KEY, HOME, Technique.ADAPTIVE, false, HOME, true, 20, record);
+        start(intents, KEY, HOME, Technique.ADAPTIVE, HOME, true, 20);
         assertThat(decided).as("the owner's own intent changes nothing").hasSize(2);
     }
 
     @Test
     void aDeferredRelocationHappensWhenDueIfTheIntentIsStillAlone() {
         HomeIntents intents = new HomeIntents(4, 50);
-        intents.onIntent(KEY, 2, Technique.ADAPTIVE, false, HOME, true, 0, record);
-        intents.releaseDue(49, key -> HOME, record);
+        start(intents, KEY, 2, Technique.ADAPTIVE, HOME, true, 0);
+        intents.releaseDue(49, key -> HOME, key -> true, record);
         assertThat(decided).isEmpty();
         assertThat(intents.hasDeferred()).isTrue();
-        intents.releaseDue(50, key -> HOME, record);
+        intents.releaseDue(50, key -> HOME, key -> true, record);
         assertThat(decided).containsExactly("relocate 7 to 2");
         assertThat(intents.hasDeferred()).isFalse();
     }
@@ -54,9 +63,9 @@ class HomeIntentsTest {
     @Test
     void anIntentThatEndsBeforeItsRelocationIsDueMovesNothing() {
         HomeIntents intents = new HomeIntents(4, 50);
-        intents.onIntent(KEY, 2, Technique.ADAPTIVE, false, HOME, true, 0, record);
-        intents.onIntent(KEY, 2, Technique.ADAPTIVE, true, HOME, true, 10, record);
-        intents.releaseDue(100, key -> HOME, record);
+        start(intents, KEY, 2, Technique.ADAPTIVE, HOME, true, 0);
+        intents.onEnd(KEY, 2, HOME, 0, record);
+        intents.releaseDue(100, key -> HOME, key -> true, record);
         assertThat(decided).isEmpty();
         assertThat(intents.nodes(KEY)).isZero();
     }
@@ -64,20 +73,188 @@ class HomeIntentsTest {
     @Test
     void theOtherTechniquesFollowTheirOwnRules() {
         HomeIntents intents = new HomeIntents(4, 50);
-        intents.onIntent(1, 2, Technique.RELOCATION_ONLY, false, HOME, true, 0, record);
-        intents.onIntent(2, 2, Technique.REPLICATION_ONLY, false, HOME, true, 0, record);
-        intents.onIntent(3, 2, Technique.REPLICATION_ONLY, false, HOME, false, 0, record);
-        intents.onIntent(4, 2, Technique.STATIC, false, HOME, true, 0, record);
-        intents.onIntent(5, 2, Technique.FULL_REPLICATION, false, HOME, true, 0, record);
+        start(intents, 1, 2, Technique.RELOCATION_ONLY, HOME, true, 0);
+        start(intents, 2, 2, Technique.REPLICATION_ONLY, HOME, true, 0);
+        start(intents, 3, 2, Technique.REPLICATION_ONLY, HOME, false, 0);
+        start(intents, 4, 2, Technique.STATIC, HOME, true, 0);
+        start(intents, 5, 2, Technique.FULL_REPLICATION, HOME, true, 0);
         assertThat(decided).containsExactly("relocate 1 to 2", "replicate 2 to 2");
     }
 
     @Test
     void keysWhoseRuleDoesNotAccumulateAreNeverReplicated() {
         HomeIntents intents = new HomeIntents(4, 0);
-        intents.onIntent(KEY, 2, Technique.ADAPTIVE, false, HOME, false, 0, record);
-        intents.onIntent(KEY, 3, Technique.ADAPTIVE, false, 2, false, 0, record);
+        start(intents, KEY, 2, Technique.ADAPTIVE, HOME, false, 0);
+        start(intents, KEY, 3, Technique.ADAPTIVE, 2, false, 0);
         assertThat(decided).containsExactly("relocate 7 to 2");
+    }
+
+    @Test
+    void aStartAfterTheOnlyOtherNodesIntentEndsIsAHandOffNotAReplica() {
+        HomeIntents intents = new HomeIntents(4, 50);
+        int owner = 1;
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, owner, true, 0, record);
+        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, owner, true, 10, record);
+        assertThat(decided).containsExactly("release 7 at 1 for clock 4");
+        assertThat(intents.waiting(KEY)).isEqualTo(2);
+        intents.onEnd(KEY, 1, owner, 0, record);
+        assertThat(decided).containsExactly("release 7 at 1 for clock 4", "relocate 7 to 2");
+        assertThat(intents.waiting(KEY)).isEqualTo(-1);
+        assertThat(intents.nodes(KEY)).isEqualTo(1L << 2);
+
+        decided.clear();
+        owner = 2;
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 8, 12, owner, true, 20, record);
+        assertThat(decided).as("and back").containsExactly("release 7 at 2 for clock 8");
+        intents.onEnd(KEY, 2, owner, 0, record);
+        assertThat(decided).containsExactly("release 7 at 2 for clock 8", "relocate 7 to 1");
+    }
+
+    @Test
+    void aHandOffToTheOwnerOnlyReleasesTheOtherNode() {
+        HomeIntents intents = new HomeIntents(4, 0);
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, HOME, true, 0, record);
+        decided.clear();
+        intents.onStart(KEY, HOME, Technique.ADAPTIVE, 4, 8, HOME, true, 0, record);
+        intents.onEnd(KEY, 1, HOME, 0, record);
+        assertThat(decided).containsExactly("release 7 at 1 for clock 4");
+    }
+
+    @Test
+    void aHandOffReleasesTheEarlierNodesDeferredRelocationAtOnce() {
+        HomeIntents intents = new HomeIntents(4, 50);
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, HOME, true, 0, record);
+        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, HOME, true, 10, record);
+        assertThat(decided).containsExactly("relocate 7 to 1", "release 7 at 1 for clock 4");
+        assertThat(intents.nextDue()).as("only the hand-off's limit waits").isEqualTo(10 + 50 * HomeIntents.HANDOFF_DELAYS);
+    }
+
+    @Test
+    void theLaterNodesStartArrivingFirstIsAHandOffTheOtherWay() {
+        HomeIntents intents = new HomeIntents(4, 50);
+        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, HOME, true, 0, record);
+        assertThat(decided).as("deferred").isEmpty();
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, HOME, true, 1, record);
+        assertThat(decided).containsExactly("relocate 7 to 1", "release 7 at 1 for clock 4");
+        assertThat(intents.waiting(KEY)).isEqualTo(2);
+        intents.onEnd(KEY, 1, 1, 0, record);
+        assertThat(decided).containsExactly("relocate 7 to 1", "release 7 at 1 for clock 4", "relocate 7 to 2");
+    }
+
+    @Test
+    void anEarlierStartTakesTheKeyFromANodeThatUsesItLater() {
+        HomeIntents intents = new HomeIntents(4, 50);
+        int owner = 2;
+        intents.onStart(KEY, 2, Technique.ADAPTIVE, 8, 12, owner, true, 0, record);
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, owner, true, 1, record);
+        assertThat(decided).containsExactly("relocate 7 to 1", "release 7 at 1 for clock 8");
+    }
+
+    @Test
+    void nodesThatAnnounceSeveralUsesAheadAreHandedTheKeyInTheOrderOfTheirClocks() {
+        HomeIntents intents = new HomeIntents(4, 50);
+        intents.onStart(KEY, 0, Technique.ADAPTIVE, 0, 4, 0, true, 0, record);
+        intents.onStart(KEY, 2, Technique.ADAPTIVE, 8, 12, 0, true, 1, record);
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 4, 8, 0, true, 2, record);
+        assertThat(decided).containsExactly("release 7 at 0 for clock 8", "release 7 at 0 for clock 4");
+        intents.onEnd(KEY, 0, 0, 3, record);
+        assertThat(decided).endsWith("relocate 7 to 1", "release 7 at 1 for clock 8");
+        intents.onEnd(KEY, 1, 1, 4, record);
+        assertThat(decided).endsWith("relocate 7 to 2");
+        assertThat(intents.waiting(KEY)).isEqualTo(-1);
+    }
+
+    @Test
+    void anOverlapReplicatesForTheWaitingNode() {
+        HomeIntents intents = new HomeIntents(4, 50);
+        int owner = 1;
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, owner, true, 0, record);
+        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, owner, true, 10, record);
+        intents.onOverlap(KEY, 1, owner, true, record);
+        assertThat(decided).containsExactly("release 7 at 1 for clock 4", "replicate 7 to 2");
+        intents.onEnd(KEY, 1, owner, 0, record);
+        assertThat(decided).as("no hand-off waits any more").hasSize(2);
+
+        decided.clear();
+        intents.onStart(KEY, 3, Technique.ADAPTIVE, 4, 8, owner, true, 20, record);
+        assertThat(decided).as("2's intent has no end clock that 3 follows").containsExactly("replicate 7 to 3");
+    }
+
+    @Test
+    void aHandOffNotDoneInTimeReplicatesAndStillMovesTheKeyWhenTheEarlierNodeLetsGo() {
+        HomeIntents intents = new HomeIntents(4, 50);
+        int owner = 1;
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, owner, true, 0, record);
+        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, owner, true, 10, record);
+        assertThat(intents.nextDue()).isEqualTo(10 + 50 * HomeIntents.HANDOFF_DELAYS);
+        intents.releaseDue(10 + 50 * HomeIntents.HANDOFF_DELAYS - 1, key -> owner, key -> true, record);
+        assertThat(decided).containsExactly("release 7 at 1 for clock 4");
+        intents.releaseDue(10 + 50 * HomeIntents.HANDOFF_DELAYS, key -> owner, key -> true, record);
+        assertThat(decided).containsExactly("release 7 at 1 for clock 4", "replicate 7 to 2");
+        assertThat(intents.hasDeferred()).isFalse();
+        intents.onEnd(KEY, 1, owner, 0, record);
+        assertThat(decided).as("the replica becomes the owner")
+                .containsExactly("release 7 at 1 for clock 4", "replicate 7 to 2", "relocate 7 to 2");
+    }
+
+    @Test
+    void aHandOffNotDoneInTimeOfAKeyThatCannotBeReplicatedWaitsOn() {
+        HomeIntents intents = new HomeIntents(4, 50);
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, 1, false, 0, record);
+        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, 1, false, 10, record);
+        intents.releaseDue(1_000, key -> 1, key -> false, record);
+        intents.onEnd(KEY, 1, 1, 0, record);
+        assertThat(decided).containsExactly("release 7 at 1 for clock 4", "relocate 7 to 2");
+    }
+
+    @Test
+    void aThirdNodeDuringAHandOffMakesTheUseConcurrent() {
+        HomeIntents intents = new HomeIntents(4, 50);
+        int owner = 1;
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, owner, true, 0, record);
+        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, owner, true, 10, record);
+        intents.onStart(KEY, 3, Technique.ADAPTIVE, 4, 8, owner, true, 11, record);
+        assertThat(decided).containsExactly("release 7 at 1 for clock 4", "replicate 7 to 2", "replicate 7 to 3");
+        intents.onEnd(KEY, 1, owner, 0, record);
+        assertThat(decided).hasSize(3);
+    }
+
+    @Test
+    void theWaitingNodeGivingUpEndsTheHandOff() {
+        HomeIntents intents = new HomeIntents(4, 50);
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, 1, true, 0, record);
+        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, 1, true, 10, record);
+        intents.onEnd(KEY, 2, 1, 0, record);
+        intents.onEnd(KEY, 1, 1, 0, record);
+        assertThat(decided).containsExactly("release 7 at 1 for clock 4");
+        assertThat(intents.nodes(KEY)).isZero();
+    }
+
+    @Test
+    void overlappingClocksOrOtherTechniquesAreNoHandOff() {
+        HomeIntents intents = new HomeIntents(4, 0);
+        intents.onStart(1, 1, Technique.ADAPTIVE, 0, 5, 1, true, 0, record);
+        intents.onStart(1, 2, Technique.ADAPTIVE, 4, 8, 1, true, 0, record);
+        intents.onStart(2, 1, Technique.REPLICATION_ONLY, 0, 4, 1, true, 0, record);
+        intents.onStart(2, 2, Technique.REPLICATION_ONLY, 4, 8, 1, true, 0, record);
+        intents.onStart(3, 1, Technique.ADAPTIVE, Long.MIN_VALUE, Long.MAX_VALUE, 1, true, 0, record);
+        intents.onStart(3, 2, Technique.ADAPTIVE, 4, 8, 1, true, 0, record);
+        assertThat(decided).containsExactly("replicate 1 to 2", "replicate 2 to 2", "replicate 3 to 2");
+    }
+
+    @Test
+    void endClocksAreForgottenWithTheLastIntent() {
+        HomeIntents intents = new HomeIntents(2, 0);
+        for (long key = 0; key < 1000; key++) {
+            intents.onStart(key, 0, Technique.ADAPTIVE, 0, 100, 1, true, 0, record);
+        }
+        for (long key = 0; key < 1000; key++) {
+            intents.onEnd(key, 0, 0, 0, record);
+        }
+        decided.clear();
+        intents.onStart(5, 0, Technique.ADAPTIVE, 200, 300, 0, true, 0, record);
+        intents.onStart(5, 1, Technique.ADAPTIVE, 300, 400, 0, true, 0, record);
+        assertThat(decided).as("a new intent's end clock, not the old one's").containsExactly("release 5 at 0 for clock 300");
     }
 
     @Test

@@ -15,10 +15,12 @@ class IntentTrackerTest {
     /** Records listener calls as "+key" and "-key". */
     static final class Events implements IntentTracker.Listener {
         final List<String> seen = new ArrayList<>();
+        final List<String> clocks = new ArrayList<>();
 
         @Override
-        public void onActive(long key) {
+        public void onActive(long key, long fromClock, long toClock) {
             seen.add("+" + key);
+            clocks.add(key + "@[" + fromClock + "," + toClock + ")");
         }
 
         @Override
@@ -57,6 +59,31 @@ class IntentTrackerTest {
         tracker.advance(new long[] {12}, 3, events);
         assertThat(events.take()).containsExactly("-5", "-6");
         assertThat(tracker.activeKeys()).isZero();
+    }
+
+    @Test
+    void aKeyBecomesActiveWithTheClocksOfTheIntentThatActivatedIt() {
+        IntentTracker tracker = new IntentTracker(2);
+        tracker.add(0, new long[] {1, 2}, 0, 2, 4, 8);
+        tracker.add(1, new long[] {2, 3}, 0, 2, 6, 20);
+        tracker.advance(new long[] {3, 3}, 1, events);
+        assertThat(events.clocks).containsExactly("1@[4,8)", "2@[4,8)");
+        tracker.advance(new long[] {5, 5}, 1, events);
+        assertThat(events.clocks).as("2 was active already").containsExactly("1@[4,8)", "2@[4,8)", "3@[6,20)");
+    }
+
+    @Test
+    void aKeyWhoseNextIntentStartsLaterBecomesInactiveInBetweenEvenWhenTheWindowReachesIt() {
+        IntentTracker tracker = new IntentTracker(1);
+        tracker.add(0, new long[] {5}, 0, 1, 0, 4);
+        tracker.add(0, new long[] {5}, 0, 1, 8, 12);
+        tracker.add(0, new long[] {6}, 0, 1, 0, 4);
+        tracker.add(0, new long[] {6}, 0, 1, 4, 8);
+        tracker.advance(new long[] {0}, 1, events);
+        assertThat(events.take()).containsExactly("+5", "+6");
+        tracker.advance(new long[] {4}, 10, events);
+        assertThat(events.take()).as("6 goes on at once, 5 is unused in clocks 4..7").containsExactly("-5", "+5");
+        assertThat(events.clocks).endsWith("5@[8,12)");
     }
 
     @Test
@@ -128,7 +155,7 @@ class IntentTrackerTest {
         tracker.advance(new long[] {2}, 2, events);
         assertThat(events.take()).containsExactly("+2");
         tracker.advance(new long[] {4}, 2, events);
-        assertThat(events.take()).containsExactly("+3", "-1");
+        assertThat(events.take()).containsExactly("-1", "+3");
     }
 
     @Test

@@ -52,6 +52,7 @@ class ActiveKeysTest {
         step(1, 10); // the intent ended: the key lingers until 1010
         assertThat(active.isActive(key)).isFalse();
         assertThat(active.wanted(key)).isTrue();
+        assertThat(active.nextLetGo()).isEqualTo(1010);
         step(1, 1009);
         assertThat(letGo).isEmpty();
         step(1, 1010);
@@ -69,10 +70,70 @@ class ActiveKeysTest {
         step(1, 10);
         step(2, 20);
         assertThat(take(active.started)).isEmpty();
-        assertThat(active.anyLingering()).isFalse();
+        assertThat(active.nextLetGo()).isEqualTo(Long.MAX_VALUE);
         step(3, 30);
         step(3, 2000);
         assertThat(take(active.ended)).containsExactly(key);
+    }
+
+    @Test
+    void anActivatedKeyIsAnnouncedWithItsIntentsClocks() {
+        tracker.add(0, new long[] {key(1), key(2)}, 0, 2, 4, 9);
+        step(4, 0);
+        assertThat(take(active.started)).containsExactly(key(1), key(2));
+        assertThat(take(active.startedFrom)).containsExactly(4L, 4L);
+        assertThat(take(active.startedTo)).containsExactly(9L, 9L);
+    }
+
+    @Test
+    void aReleasedKeyIsLetGoAsSoonAsItsIntentEndsWithoutLingering() {
+        long key = key(7);
+        intent(0, key);
+        step(0, 0);
+        active.release(key, 1);
+        step(1, 10);
+        assertThat(letGo).containsExactly(key);
+        assertThat(take(active.ended)).containsExactly(key);
+        assertThat(take(active.overlapping)).isEmpty();
+    }
+
+    @Test
+    void aLingeringKeyIsLetGoWhenReleased() {
+        long key = key(7);
+        intent(0, key);
+        step(0, 0);
+        step(1, 10);
+        active.release(key, 5);
+        step(1, 20);
+        assertThat(take(active.ended)).containsExactly(key);
+        assertThat(active.nextLetGo()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aReleasedKeyStillActiveWhereTheNextNodeStartsOverlapsAndThenLingers() {
+        long key = key(7);
+        tracker.add(0, new long[] {key}, 0, 1, 0, 5);
+        step(0, 0);
+        active.release(key, 3);
+        step(2, 10);
+        active.checkOverlaps(2);
+        assertThat(take(active.overlapping)).isEmpty();
+        step(3, 20);
+        active.checkOverlaps(3);
+        assertThat(take(active.overlapping)).containsExactly(key);
+        step(5, 30);
+        assertThat(take(active.ended)).as("lingers as usual").isEmpty();
+        step(5, 1030);
+        assertThat(take(active.ended)).containsExactly(key);
+    }
+
+    @Test
+    void aReleaseOfAKeyThatIsNeitherActiveNorLingeringChangesNothing() {
+        active.release(key(7), 3);
+        active.checkOverlaps(10);
+        step(10, 10);
+        assertThat(take(active.overlapping)).isEmpty();
+        assertThat(take(active.ended)).isEmpty();
     }
 
     @Test

@@ -25,9 +25,9 @@ public final class Concurrently {
     }
 
     /**
-     * Runs {@code body} on {@code threads} threads released together, waits for all (each at most
-     * {@code bound}), and throws an {@link AssertionError} caused by the first failure, or if a
-     * thread is still running.
+     * Runs {@code body} on {@code threads} threads released together, waits for all (at most
+     * {@code bound} in all), and throws an {@link AssertionError} caused by the first failure, or
+     * if a thread is still running.
      */
     public static void run(int threads, Duration bound, Body body) throws InterruptedException {
         CountDownLatch start = new CountDownLatch(1);
@@ -47,12 +47,19 @@ public final class Concurrently {
             thread.start();
         }
         start.countDown();
+        long deadline = System.nanoTime() + bound.toNanos();
+        List<String> running = new ArrayList<>();
         for (Thread thread : started) {
-            thread.join(bound.toMillis());
-            assertThat(thread.isAlive()).as("%s still running after %s", thread.getName(), bound).isFalse();
+            thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            if (thread.isAlive()) {
+                running.add(thread.getName());
+            }
         }
+        // A failed thread often leaves the others waiting for it: its failure says more.
         if (failure.get() != null) {
-            throw new AssertionError("a test thread failed: " + failure.get(), failure.get());
+            throw new AssertionError("a test thread failed" + (running.isEmpty() ? "" : " (still running: " + running + ")")
+                    + ": " + failure.get(), failure.get());
         }
+        assertThat(running).as("threads still running after %s", bound).isEmpty();
     }
 }

@@ -41,12 +41,16 @@ sealed interface EpochPlan {
      *   <li>{@link Technique#RELOCATION_ONLY} on a cluster: the {@link Blocked} schedule, which
      *       localizes what it uses by hand. Relocation alone cannot serve columns that every node
      *       uses at once (they would move back and forth), so the schedule avoids that.</li>
-     *   <li>{@link Technique#ADAPTIVE}, {@link Technique#REPLICATION_ONLY},
-     *       {@link Technique#FULL_REPLICATION}, and any technique but STATIC on a single node:
-     *       {@link IntentHogwild} on the entries of this node's rows and its share of the hottest
-     *       rows' entries, signalling intent ahead of use. Each row but the hottest is used by one
-     *       node only (ADAPTIVE moves it there), the hottest rows and the columns by every node
-     *       (ADAPTIVE replicates those that are used concurrently). On a single node, where
+     *   <li>{@link Technique#ADAPTIVE} on a cluster: the same {@link Blocked} schedule, but it only
+     *       says, by intent signals, which rows and column blocks each sub-epoch uses: the library
+     *       moves the rows once and hands each column block from node to node. The distributed SGD
+     *       schedule is the application's choice; where what goes when follows from it, that is
+     *       the library's.</li>
+     *   <li>{@link Technique#REPLICATION_ONLY}, {@link Technique#FULL_REPLICATION}, and any
+     *       technique but STATIC on a single node: {@link IntentHogwild} on the entries of this
+     *       node's rows and its share of the hottest rows' entries, signalling intent ahead of use.
+     *       Each row but the hottest is used by one node only, the hottest rows and the columns by
+     *       every node, which the replicating techniques replicate. On a single node, where
      *       everything is local, the intents are harmless.</li>
      * </ul>
      * Every plan scales the steps of the most frequent rows and columns down by their frequency
@@ -62,16 +66,17 @@ sealed interface EpochPlan {
         // No default: a new technique does not compile until it says here which plan suits it.
         return switch (technique) {
             case STATIC -> new Hogwild(data.train().part(node, nodes), data.test().part(node, nodes), scales);
-            case RELOCATION_ONLY -> nodes == 1 ? intentHogwild(data, node, nodes, scales)
-                    : blocked(data, node, nodes, seed, scales);
-            case ADAPTIVE, REPLICATION_ONLY, FULL_REPLICATION -> intentHogwild(data, node, nodes, scales);
+            case RELOCATION_ONLY, ADAPTIVE -> nodes == 1 ? intentHogwild(data, node, nodes, scales)
+                    : blocked(data, node, nodes, seed, scales, technique == Technique.ADAPTIVE);
+            case REPLICATION_ONLY, FULL_REPLICATION -> intentHogwild(data, node, nodes, scales);
         };
     }
 
-    private static EpochPlan blocked(MfData.Split data, int node, int nodes, long seed, StepScales scales) {
+    private static EpochPlan blocked(MfData.Split data, int node, int nodes, long seed, StepScales scales,
+                                     boolean byIntent) {
         BlockPartition partition = BlockPartition.balanced(data.train(), nodes);
         return new Blocked(BlockSchedule.of(partition, data.train(), node, BLOCK_PASSES, CHUNKS, seed),
-                partition.shard(data.test(), node), scales);
+                partition.shard(data.test(), node), scales, byIntent);
     }
 
     private static EpochPlan intentHogwild(MfData.Split data, int node, int nodes, StepScales scales) {
@@ -133,8 +138,10 @@ sealed interface EpochPlan {
      * @param schedule this node's schedule
      * @param test     this node's test entries
      * @param scales   the step sizes' scales
+     * @param byIntent whether the schedule signals intent (and the library moves the parameters)
+     *                 instead of localizing them by hand
      */
-    record Blocked(BlockSchedule schedule, MfData test, StepScales scales) implements EpochPlan {
+    record Blocked(BlockSchedule schedule, MfData test, StepScales scales, boolean byIntent) implements EpochPlan {
         @Override
         public MfData train() {
             return schedule.entries();
@@ -142,13 +149,13 @@ sealed interface EpochPlan {
 
         @Override
         public SteppedEpoch epoch(MfTrainer trainer) {
-            return trainer.blocked(schedule, scales);
+            return trainer.blocked(schedule, scales, byIntent);
         }
 
         @Override
         public String describe() {
             return "blocked schedule: " + schedule.subEpochs() + " sub-epochs of " + schedule.chunks()
-                    + " prefetched chunks";
+                    + (byIntent ? " chunks, with intent signals per sub-epoch" : " prefetched chunks");
         }
     }
 }

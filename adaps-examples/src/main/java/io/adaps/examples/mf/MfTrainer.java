@@ -307,26 +307,41 @@ public final class MfTrainer implements AutoCloseable {
      * The epochs of {@code schedule}, the blocked schedule of this node, in steps of one sub-epoch:
      * every node must run its own schedule's sub-epoch at the same time, so a barrier of the cluster
      * follows each ({@link SteppedEpoch#barrierEveryStep()}), and {@link SteppedEpoch#train} takes
-     * one step at a time.
+     * one step at a time. A chunk's entries are trained only once every thread has finished the
+     * previous chunk, each thread its share of them, and each entry's steps are scaled by
+     * {@code scales}. Who brings the parameters here depends on {@code byIntent}:
      *
-     * <p>In the first step of a schedule a trainer takes, each thread first localizes its share of
-     * the node's rows, which then stay: no other node localizes them, and other nodes' pulls (in
-     * evaluation) do not move them. Then, for every sub-epoch, each thread localizes its share of
-     * the first column chunk and waits for it; then, for each chunk, each thread starts moving its
-     * share of the next column chunk, trains its share of the chunk's entries and waits for its
-     * move. A chunk's entries are trained only once every thread has finished the previous chunk
-     * and the column chunks up to this one are here, so every access of a sub-epoch is local, and
-     * the moves overlap with training. Each thread localizes its own share (rather than one thread
-     * all) so that no thread has a special role and the moves' requests go out from every worker
-     * in parallel. Each entry's steps are scaled by {@code scales}.
+     * <ul>
+     *   <li>by hand ({@code false}): in the first step of a schedule a trainer takes, each thread
+     *       first localizes its share of the node's rows, which then stay: no other node localizes
+     *       them, and other nodes' pulls (in evaluation) do not move them. Then, for every
+     *       sub-epoch, each thread localizes its share of the first column chunk and waits for it;
+     *       then, for each chunk, each thread starts moving its share of the next column chunk,
+     *       trains its share of the chunk's entries and waits for its move. So every access of a
+     *       sub-epoch is local, and the moves overlap with training. Each thread localizes its own
+     *       share (rather than one thread all) so that no thread has a special role and the moves'
+     *       requests go out from every worker in parallel.</li>
+     *   <li>by intent ({@code true}): each chunk is one tick of every thread's worker clock, so a
+     *       sub-epoch is {@value EpochPlan#CHUNKS} clocks, the same on every node. Where a run of
+     *       the epoch begins, each thread signals intent for its share of the node's rows for the
+     *       rest of the epoch and for its share of the sub-epoch's column block; in every
+     *       sub-epoch, for its share of the next sub-epoch's block, for that sub-epoch's clocks.
+     *       The library does the rest: a block that one node uses after another is handed from
+     *       node to node as the earlier one's intent ends (see
+     *       {@link io.adaps.api.Technique#ADAPTIVE}), the rows move once. The shares only spread the
+     *       signalling over the threads: placement is per node.</li>
+     * </ul>
      *
      * @throws IllegalArgumentException if the data does not fit the tables
      */
-    SteppedEpoch blocked(BlockSchedule schedule, StepScales scales) {
+    SteppedEpoch blocked(BlockSchedule schedule, StepScales scales, boolean byIntent) {
         checkNotNull(schedule, "schedule");
         checkNotNull(scales, "scales");
         checkFits(schedule.entries());
         return new SteppedEpoch() {
+            /** The step this run of the epoch began with. */
+            private int first;
+
             @Override
             public int steps() {
                 return schedule.subEpochs();
@@ -338,13 +353,23 @@ public final class MfTrainer implements AutoCloseable {
             }
 
             @Override
+            public void begin(int epoch, int from) {
+                first = from;
+            }
+
+            @Override
             public void train(int from, int to, LongConsumer progress) {
                 if (to != from + 1) {
                     throw new IllegalArgumentException("from=" + from + ", to=" + to
                             + " (expected one sub-epoch: each ends at a barrier)");
                 }
-                holdRows(schedule);
-                trainSubEpoch(schedule, scales, from, progress);
+                if (byIntent) {
+                    signalBlockIntents(schedule, from, from == first);
+                } else {
+                    holdRows(schedule);
+                    localizeFirstColumns(schedule, from);
+                }
+                trainSubEpoch(schedule, scales, from, byIntent, progress);
             }
         };
     }
@@ -361,26 +386,73 @@ public final class MfTrainer implements AutoCloseable {
         }
     }
 
-    private void trainSubEpoch(BlockSchedule schedule, StepScales scales, int subEpoch, LongConsumer progress) {
+    /** Moves the first column chunk of {@code subEpoch} here and waits for it. */
+    private void localizeFirstColumns(BlockSchedule schedule, int subEpoch) {
         long[] columns = schedule.columns();
         pool.onEveryThread(thread -> {
             workers[thread].waitFor(localizeShare(thread, colTable, columns, schedule.columnsFrom(subEpoch, 0),
                     schedule.columnsTo(subEpoch, 0)));
             return 0;
         });
+    }
+
+    /**
+     * Signals each thread's intents at the start of sub-epoch {@code subEpoch}: if {@code first}
+     * (where a run of the epoch begins), for its share of the rows up to the epoch's end and of
+     * this sub-epoch's columns; then for its share of the next sub-epoch's columns.
+     */
+    private void signalBlockIntents(BlockSchedule schedule, int subEpoch, boolean first) {
+        int chunks = schedule.chunks();
+        pool.onEveryThread(thread -> {
+            long clock = workers[thread].clock();
+            if (first) {
+                long[] rows = schedule.rows();
+                intentShare(thread, rowTable, rows, 0, rows.length, clock,
+                        clock + (long) chunks * (schedule.subEpochs() - subEpoch));
+                intentShare(thread, colTable, schedule.columns(), schedule.columnsFrom(subEpoch, 0),
+                        schedule.columnsTo(subEpoch, chunks - 1), clock, clock + chunks);
+            }
+            if (subEpoch + 1 < schedule.subEpochs()) {
+                intentShare(thread, colTable, schedule.columns(), schedule.columnsFrom(subEpoch + 1, 0),
+                        schedule.columnsTo(subEpoch + 1, chunks - 1), clock + chunks, clock + 2L * chunks);
+            }
+            return 0;
+        });
+    }
+
+    /** Signals intent for {@code thread}'s share of {@code ids[from, to)} of {@code table}, for clocks {@code [start, end)}. */
+    private void intentShare(int thread, Table table, long[] ids, int from, int to, long start, long end) {
+        int first = shareStart(thread, from, to);
+        view(thread, table).intent(ids, first, shareStart(thread + 1, from, to) - first, start, end);
+    }
+
+    /**
+     * Trains sub-epoch {@code subEpoch} chunk by chunk; by hand, each thread moves its share of the
+     * next column chunk meanwhile; by intent, each chunk ends with a tick of every worker's clock.
+     */
+    private void trainSubEpoch(BlockSchedule schedule, StepScales scales, int subEpoch, boolean byIntent,
+                               LongConsumer progress) {
+        boolean last = subEpoch + 1 == schedule.subEpochs();
+        long[] columns = schedule.columns();
         MfData entries = schedule.entries();
         for (int c = 0; c < schedule.chunks(); c++) {
             int chunk = c;
-            boolean prefetch = chunk + 1 < schedule.chunks();
+            boolean prefetch = !byIntent && chunk + 1 < schedule.chunks();
             pool.onEveryThread(thread -> {
                 long next = prefetch ? localizeShare(thread, colTable, columns, schedule.columnsFrom(subEpoch,
                         chunk + 1), schedule.columnsTo(subEpoch, chunk + 1)) : 0;
                 int from = schedule.entriesFrom(subEpoch, chunk);
-                int size = schedule.entriesTo(subEpoch, chunk) - from;
-                train(thread, entries, from + ShardPool.shareStart(thread, size, pool.threads()),
-                        from + ShardPool.shareStart(thread + 1, size, pool.threads()), scales, progress);
+                int to = schedule.entriesTo(subEpoch, chunk);
+                train(thread, entries, shareStart(thread, from, to), shareStart(thread + 1, from, to), scales,
+                        progress);
                 if (prefetch) {
                     workers[thread].waitFor(next);
+                }
+                if (byIntent) {
+                    workers[thread].advanceClock();
+                    if (last && chunk + 1 == schedule.chunks()) {
+                        workers[thread].waitSync(); // replicas, where uses overlapped, are in
+                    }
                 }
                 return 0;
             });
@@ -389,10 +461,18 @@ public final class MfTrainer implements AutoCloseable {
 
     /** Starts moving {@code thread}'s share of {@code ids[from, to)} of {@code table} here; returns the ticket. */
     private long localizeShare(int thread, Table table, long[] ids, int from, int to) {
-        int start = from + ShardPool.shareStart(thread, to - from, pool.threads());
-        int end = from + ShardPool.shareStart(thread + 1, to - from, pool.threads());
-        TableView view = table == rowTable ? rowViews[thread] : colViews[thread];
-        return view.localizeAsync(ids, start, end - start);
+        int start = shareStart(thread, from, to);
+        return view(thread, table).localizeAsync(ids, start, shareStart(thread + 1, from, to) - start);
+    }
+
+    /** Where {@code thread}'s share of the positions {@code [from, to)} starts. */
+    private int shareStart(int thread, int from, int to) {
+        return from + ShardPool.shareStart(thread, to - from, pool.threads());
+    }
+
+    /** {@code thread}'s view of {@code table}, one of the two factor tables. */
+    private TableView view(int thread, Table table) {
+        return table == rowTable ? rowViews[thread] : colViews[thread];
     }
 
     /**

@@ -20,9 +20,10 @@ class EpochPlanTest {
     }
 
     @Test
-    void relocationRunsTheBlockedScheduleOnTheNodesRows() {
+    void relocationRunsTheBlockedScheduleOnTheNodesRowsByHand() {
         EpochPlan plan = EpochPlan.of(Technique.RELOCATION_ONLY, DATA, 1, 2, 11);
         assertThat(plan).isInstanceOf(EpochPlan.Blocked.class);
+        assertThat(((EpochPlan.Blocked) plan).byIntent()).isFalse();
         BlockPartition partition = BlockPartition.balanced(DATA.train(), 2);
         assertThat(plan.train().size()).isEqualTo(partition.shard(DATA.train(), 1).size());
         assertThat(plan.test().values()).containsExactly(partition.shard(DATA.test(), 1).values());
@@ -31,10 +32,20 @@ class EpochPlanTest {
     }
 
     @Test
-    void adaptiveAndReplicatingTechniquesSignalIntentOnTheNodesRowsAndShareTheHottest() {
+    void adaptiveRunsTheBlockedScheduleWithIntentSignals() {
+        EpochPlan plan = EpochPlan.of(Technique.ADAPTIVE, DATA, 1, 2, 11);
+        assertThat(plan).isInstanceOf(EpochPlan.Blocked.class);
+        assertThat(((EpochPlan.Blocked) plan).byIntent()).isTrue();
+        BlockPartition partition = BlockPartition.balanced(DATA.train(), 2);
+        assertThat(plan.train().size()).isEqualTo(partition.shard(DATA.train(), 1).size());
+        assertThat(plan.describe()).isEqualTo("blocked schedule: " + 2 * EpochPlan.BLOCK_PASSES + " sub-epochs of "
+                + EpochPlan.CHUNKS + " chunks, with intent signals per sub-epoch");
+    }
+
+    @Test
+    void replicatingTechniquesSignalIntentOnTheNodesRowsAndShareTheHottest() {
         BlockPartition partition = BlockPartition.sharingHotRows(DATA.train(), 2);
-        for (Technique technique : new Technique[] {Technique.ADAPTIVE, Technique.REPLICATION_ONLY,
-                Technique.FULL_REPLICATION}) {
+        for (Technique technique : new Technique[] {Technique.REPLICATION_ONLY, Technique.FULL_REPLICATION}) {
             for (int node = 0; node < 2; node++) {
                 EpochPlan plan = EpochPlan.of(technique, DATA, node, 2, 11);
                 assertThat(plan).as("%s", technique).isInstanceOf(EpochPlan.IntentHogwild.class);

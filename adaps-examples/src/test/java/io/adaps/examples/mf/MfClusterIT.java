@@ -18,8 +18,8 @@ import picocli.CommandLine;
  * The {@code mf} application on a cluster of two JVMs, started by {@code launch}, under each
  * technique: the model reaches the noise level (the criterion of the single-node
  * {@link MfTrainerTest}) whether most accesses cross the network (STATIC, Hogwild on half of the
- * entries each) or almost none do (RELOCATION_ONLY, the blocked schedule), and with intent signals
- * (ADAPTIVE, Hogwild on each node's rows).
+ * entries each) or almost none do (RELOCATION_ONLY, the blocked schedule moved by hand), and with
+ * intent signals (ADAPTIVE, the blocked schedule handed on by the library).
  */
 class MfClusterIT {
     private static final double NOISE = 0.1;
@@ -68,9 +68,9 @@ class MfClusterIT {
     void adaptiveOnTwoNodesConvergesWithIntentSignalsAndReportsResultLines() {
         String output = launch("ADAPTIVE");
         assertThat(output).contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique "
-                + "ADAPTIVE, consistency essp:4, Hogwild on the node's rows and its share of the hottest rows, with "
-                + "intent signals per 8 chunks of 64 batches");
-        assertThat(output).containsPattern("\\[node 0] training: .* per 8 chunks of 64 batches; steps of \\d+ rows and "
+                + "ADAPTIVE, consistency essp:4, blocked schedule: 8 sub-epochs of 4 chunks, with intent signals per "
+                + "sub-epoch");
+        assertThat(output).containsPattern("\\[node 0] training: .* per sub-epoch; steps of \\d+ rows and "
                 + "\\d+ columns above 1/4096 of the entries and the mean scaled by their frequency\\R");
         assertConverges(output);
         // Node 0, and only node 0, prints a machine-readable line per epoch.
