@@ -32,6 +32,7 @@ class ExamplesTest {
             --batch=0                ; --batch=0 (expected > 0)
             --technique=FAST         ; --technique=FAST (expected one of ADAPTIVE, RELOCATION_ONLY, REPLICATION_ONLY, STATIC, FULL_REPLICATION)
             --technique=static       ; --technique=static (expected one of ADAPTIVE, RELOCATION_ONLY, REPLICATION_ONLY, STATIC, FULL_REPLICATION)
+            --schedule=DSGD          ; --schedule=DSGD (expected one of HOGWILD, BLOCKED)
             --lr=0                   ; --lr=0.0 (expected a finite value > 0)
             --lr=NaN                 ; --lr=NaN (expected a finite value > 0)
             --reg=-0.5               ; --reg=-0.5 (expected a finite value >= 0)
@@ -60,6 +61,14 @@ class ExamplesTest {
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains(message).contains("Usage: adaps-example mf");
         assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void aScheduleTheTechniqueCannotServeIsAUsageError() {
+        CommandRun run = run("mf", "--schedule=BLOCKED", "--technique=STATIC");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--schedule=BLOCKED with --technique=STATIC (expected ADAPTIVE or RELOCATION_ONLY: "
+                + "the blocked schedule moves each column block to its node)");
     }
 
     @Test

@@ -32,44 +32,52 @@ sealed interface EpochPlan {
 
     /**
      * The plan of node {@code node} of {@code nodes} that trains on {@code data} under
-     * {@code technique}; {@code seed} seeds what is random in a schedule.
+     * {@code technique} with the schedule it runs by default ({@link Schedule#defaultFor}).
+     *
+     * @see #of(Technique, Schedule, MfData.Split, int, int, long)
+     */
+    static EpochPlan of(Technique technique, MfData.Split data, int node, int nodes, long seed) {
+        return of(technique, Schedule.defaultFor(technique), data, node, nodes, seed);
+    }
+
+    /**
+     * The plan of node {@code node} of {@code nodes} that trains on {@code data} under
+     * {@code technique} with {@code schedule}; {@code seed} seeds what is random in a schedule.
      *
      * <ul>
      *   <li>{@link Technique#STATIC}: {@link Hogwild} on a contiguous part of the entries. Nothing
      *       moves, so there is nothing to tell the library, and every node uses every row and
      *       column: the baseline.</li>
-     *   <li>{@link Technique#RELOCATION_ONLY} on a cluster: the {@link Blocked} schedule, which
-     *       localizes what it uses by hand. Relocation alone cannot serve columns that every node
-     *       uses at once (they would move back and forth), so the schedule avoids that.</li>
-     *   <li>{@link Technique#ADAPTIVE} on a cluster: the same {@link Blocked} schedule, but it only
-     *       says, by intent signals, which rows and column blocks each sub-epoch uses: the library
-     *       moves the rows once and hands each column block from node to node. The distributed SGD
-     *       schedule is the application's choice; where what goes when follows from it, that is
-     *       the library's.</li>
-     *   <li>{@link Technique#REPLICATION_ONLY}, {@link Technique#FULL_REPLICATION}, and any
-     *       technique but STATIC on a single node: {@link IntentHogwild} on the entries of this
-     *       node's rows and its share of the hottest rows' entries, signalling intent ahead of use.
-     *       Each row but the hottest is used by one node only, the hottest rows and the columns by
-     *       every node, which the replicating techniques replicate. On a single node, where
-     *       everything is local, the intents are harmless.</li>
+     *   <li>{@link Schedule#BLOCKED} on a cluster: the {@link Blocked} schedule, which under
+     *       {@link Technique#RELOCATION_ONLY} localizes what it uses by hand and under
+     *       {@link Technique#ADAPTIVE} only says, by intent signals, which rows and column blocks
+     *       each sub-epoch uses: the library moves the rows once and hands each column block from
+     *       node to node.</li>
+     *   <li>{@link Schedule#HOGWILD} under a technique that signals intent, and any technique but
+     *       STATIC on a single node: {@link IntentHogwild} on the entries of this node's rows and
+     *       its share of the hottest rows' entries, signalling intent ahead of use. Each row but
+     *       the hottest is used by one node only (ADAPTIVE moves it there), the hottest rows and the
+     *       columns by every node (ADAPTIVE replicates those that are used concurrently). On a
+     *       single node, where everything is local, the intents are harmless.</li>
      * </ul>
      * Every plan scales the steps of the most frequent rows and columns down by their frequency
      * ({@link StepScales}), computed from all of {@code data}'s training entries, so that the
      * nodes of a cluster and a single node train with the same step sizes.
      *
-     * @throws IllegalArgumentException if {@code node} is not in {@code 0 .. nodes - 1}
+     * @throws IllegalArgumentException if {@code node} is not in {@code 0 .. nodes - 1}, or the
+     *                                  schedule does not fit the technique ({@link Schedule#checkFits})
      */
-    static EpochPlan of(Technique technique, MfData.Split data, int node, int nodes, long seed) {
+    static EpochPlan of(Technique technique, Schedule schedule, MfData.Split data, int node, int nodes, long seed) {
         checkNotNull(technique, "technique");
+        checkNotNull(schedule, "schedule").checkFits(technique);
         checkNotNull(data, "data");
         StepScales scales = StepScales.byFrequency(data.train());
-        // No default: a new technique does not compile until it says here which plan suits it.
-        return switch (technique) {
-            case STATIC -> new Hogwild(data.train().part(node, nodes), data.test().part(node, nodes), scales);
-            case RELOCATION_ONLY, ADAPTIVE -> nodes == 1 ? intentHogwild(data, node, nodes, scales)
-                    : blocked(data, node, nodes, seed, scales, technique == Technique.ADAPTIVE);
-            case REPLICATION_ONLY, FULL_REPLICATION -> intentHogwild(data, node, nodes, scales);
-        };
+        if (technique == Technique.STATIC) {
+            return new Hogwild(data.train().part(node, nodes), data.test().part(node, nodes), scales);
+        }
+        return nodes > 1 && schedule == Schedule.BLOCKED
+                ? blocked(data, node, nodes, seed, scales, technique == Technique.ADAPTIVE)
+                : intentHogwild(data, node, nodes, scales);
     }
 
     private static EpochPlan blocked(MfData.Split data, int node, int nodes, long seed, StepScales scales,

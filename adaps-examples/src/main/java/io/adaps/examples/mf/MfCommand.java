@@ -52,16 +52,16 @@ import picocli.CommandLine.Spec;
             "Trains a matrix factorization with SGD on AdaPS: on a single node, or as one node of a "
                     + "cluster when ADAPS_NODE_ID and ADAPS_PEERS are set (see the launch command).",
             "",
-            "Under the default technique, ADAPTIVE, a cluster runs the blocked schedule of distributed SGD: "
-                    + "each node trains its own rows one column block per sub-epoch and signals intent for its rows "
-                    + "and for the next sub-epoch's block; the library moves each row to its node once and hands "
-                    + "each block from node to node, with no manual placement and no tuning flags. Under "
-                    + "RELOCATION_ONLY the same schedule moves the blocks by hand (localize). Under REPLICATION_ONLY "
-                    + "and FULL_REPLICATION (and on a single node under any technique but STATIC) each node trains "
-                    + "the entries of its own rows with Hogwild and signals intent for the rows and columns of its "
-                    + "next mini-batches, and the library replicates the columns that several nodes use. Under "
-                    + "STATIC the nodes run Hogwild on a part of the entries each, with parameters at their home "
-                    + "nodes. Under every technique, and on any "
+            "Under the default technique, ADAPTIVE (also under REPLICATION_ONLY and FULL_REPLICATION, and on "
+                    + "a single node under any technique but STATIC), each node trains the entries of its own rows with Hogwild and "
+                    + "signals intent for the rows and columns of its next mini-batches; the library moves each row "
+                    + "to the node that uses it and replicates the columns that several nodes use, with no manual "
+                    + "placement and no tuning flags. Under STATIC the nodes run Hogwild on a part of the entries "
+                    + "each, with parameters at their home nodes. Under RELOCATION_ONLY a cluster runs the blocked "
+                    + "schedule of distributed SGD: each node trains its own rows one column block per sub-epoch "
+                    + "and moves the block's columns to itself ahead of use; with --schedule BLOCKED, ADAPTIVE runs "
+                    + "it too, but only signals intent for each sub-epoch's block, and the library hands each block "
+                    + "from node to node. Under every technique, and on any "
                     + "number of nodes, a row or column holding more than 1/4096 of the training entries (and more "
                     + "than the mean of its kind) takes steps at the learning rate times the larger of those two counts "
                     + "over its own, so that the hottest parameters do not chase the latest entries.",
@@ -105,13 +105,21 @@ public final class MfCommand implements Callable<Integer> {
     private int threads;
 
     @Option(names = "--technique", paramLabel = "NAME", defaultValue = "${env:ADAPS_TECHNIQUE:-ADAPTIVE}",
-            description = "How the nodes place parameters, which also chooses the schedule: ADAPTIVE (moved or "
-                    + "replicated as the intents say; the blocked schedule), RELOCATION_ONLY (moved by hand to the "
-                    + "node that uses them; the blocked schedule), REPLICATION_ONLY (replicated where intended), STATIC (each at its home "
+            description = "How the nodes place parameters: ADAPTIVE (moved, replicated or handed on as the "
+                    + "intents say), RELOCATION_ONLY (moved by hand to the node that uses them; the blocked "
+                    + "schedule), REPLICATION_ONLY (replicated where intended), STATIC (each at its home "
                     + "node) or FULL_REPLICATION (replicated everywhere) (default: $ADAPS_TECHNIQUE if set, else "
                     + "ADAPTIVE).")
     private String techniqueName;
     private Technique technique;
+
+    @Option(names = "--schedule", paramLabel = "NAME",
+            description = "How a cluster's nodes walk their entries: HOGWILD (each node its rows, signalling intent "
+                    + "for the rows and columns of its next chunks) or BLOCKED (the blocked schedule of distributed "
+                    + "SGD, one column block per node and sub-epoch; with ADAPTIVE or RELOCATION_ONLY only) "
+                    + "(default: BLOCKED under RELOCATION_ONLY, else HOGWILD).")
+    private String scheduleName;
+    private Schedule schedule;
 
     @Option(names = "--batch", paramLabel = "N", defaultValue = "" + MfTrainer.DEFAULT_BATCH,
             description = "Entries per batch of a thread: those whose row and column this node owns are stepped in place, "
@@ -185,7 +193,7 @@ public final class MfCommand implements Callable<Integer> {
              MetricsEndpoint served = metrics.startFor(node, out);
              MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, learningRate, regularization,
                      threads, batch)) {
-            EpochPlan plan = EpochPlan.of(technique, data, node.nodeId(), node.clusterSize(),
+            EpochPlan plan = EpochPlan.of(technique, schedule, data, node.nodeId(), node.clusterSize(),
                     Seeds.derive(seed, SCHEDULE_SEED, 0));
             trainer.alignClocks(EpochClocks.agree(node, trainer.mostChunks(plan.train())));
             if (node.nodeId() == 0) {
@@ -217,6 +225,8 @@ public final class MfCommand implements Callable<Integer> {
             technique = Checks.checkOneOf(Technique.class, techniqueName,
                     spec.commandLine().getParseResult().hasMatchedOption("--technique") ? "--technique"
                             : "ADAPS_TECHNIQUE");
+            schedule = (scheduleName == null ? Schedule.defaultFor(technique)
+                    : Checks.checkOneOf(Schedule.class, scheduleName, "--schedule")).checkFits(technique);
             Checks.checkOpenFraction(testFraction, "--test-fraction");
             checkPositive(rows, "--rows");
             checkPositive(cols, "--cols");

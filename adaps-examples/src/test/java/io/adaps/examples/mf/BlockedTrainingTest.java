@@ -41,7 +41,7 @@ class BlockedTrainingTest {
             double[] initialErrors = new double[NODES];
             double[] finalErrors = new double[NODES];
             Concurrently.run(NODES, Duration.ofMinutes(1), id -> {
-                EpochPlan plan = EpochPlan.of(technique, data, id, NODES, 24);
+                EpochPlan plan = EpochPlan.of(technique, Schedule.BLOCKED, data, id, NODES, 24);
                 assertThat(plan).isInstanceOf(EpochPlan.Blocked.class);
                 try (MfTrainer trainer = new MfTrainer(cluster.node(id), MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f,
                         2)) {

@@ -20,10 +20,9 @@ class EpochPlanTest {
     }
 
     @Test
-    void relocationRunsTheBlockedScheduleOnTheNodesRowsByHand() {
+    void relocationRunsTheBlockedScheduleOnTheNodesRows() {
         EpochPlan plan = EpochPlan.of(Technique.RELOCATION_ONLY, DATA, 1, 2, 11);
         assertThat(plan).isInstanceOf(EpochPlan.Blocked.class);
-        assertThat(((EpochPlan.Blocked) plan).byIntent()).isFalse();
         BlockPartition partition = BlockPartition.balanced(DATA.train(), 2);
         assertThat(plan.train().size()).isEqualTo(partition.shard(DATA.train(), 1).size());
         assertThat(plan.test().values()).containsExactly(partition.shard(DATA.test(), 1).values());
@@ -32,20 +31,38 @@ class EpochPlanTest {
     }
 
     @Test
-    void adaptiveRunsTheBlockedScheduleWithIntentSignals() {
-        EpochPlan plan = EpochPlan.of(Technique.ADAPTIVE, DATA, 1, 2, 11);
+    void adaptiveOnTheBlockedScheduleSignalsIntentInsteadOfLocalizing() {
+        EpochPlan plan = EpochPlan.of(Technique.ADAPTIVE, Schedule.BLOCKED, DATA, 1, 2, 11);
         assertThat(plan).isInstanceOf(EpochPlan.Blocked.class);
         assertThat(((EpochPlan.Blocked) plan).byIntent()).isTrue();
+        assertThat(((EpochPlan.Blocked) EpochPlan.of(Technique.RELOCATION_ONLY, DATA, 1, 2, 11)).byIntent()).isFalse();
         BlockPartition partition = BlockPartition.balanced(DATA.train(), 2);
         assertThat(plan.train().size()).isEqualTo(partition.shard(DATA.train(), 1).size());
         assertThat(plan.describe()).isEqualTo("blocked schedule: " + 2 * EpochPlan.BLOCK_PASSES + " sub-epochs of "
                 + EpochPlan.CHUNKS + " chunks, with intent signals per sub-epoch");
+        assertThat(EpochPlan.of(Technique.ADAPTIVE, Schedule.BLOCKED, DATA, 0, 1, 11))
+                .as("a single node has nothing to move").isInstanceOf(EpochPlan.IntentHogwild.class);
     }
 
     @Test
-    void replicatingTechniquesSignalIntentOnTheNodesRowsAndShareTheHottest() {
+    void aScheduleThatTheTechniqueCannotServeIsRefused() {
+        assertThatThrownBy(() -> EpochPlan.of(Technique.STATIC, Schedule.BLOCKED, DATA, 0, 2, 11))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--schedule=BLOCKED with --technique=STATIC (expected ADAPTIVE or RELOCATION_ONLY: the "
+                        + "blocked schedule moves each column block to its node)");
+        assertThatThrownBy(() -> EpochPlan.of(Technique.REPLICATION_ONLY, Schedule.BLOCKED, DATA, 0, 2, 11))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> EpochPlan.of(Technique.RELOCATION_ONLY, Schedule.HOGWILD, DATA, 0, 2, 11))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--schedule=HOGWILD with --technique=RELOCATION_ONLY (expected BLOCKED: relocation alone "
+                        + "cannot serve columns that every node uses at once)");
+    }
+
+    @Test
+    void adaptiveAndReplicatingTechniquesSignalIntentOnTheNodesRowsAndShareTheHottest() {
         BlockPartition partition = BlockPartition.sharingHotRows(DATA.train(), 2);
-        for (Technique technique : new Technique[] {Technique.REPLICATION_ONLY, Technique.FULL_REPLICATION}) {
+        for (Technique technique : new Technique[] {Technique.ADAPTIVE, Technique.REPLICATION_ONLY,
+                Technique.FULL_REPLICATION}) {
             for (int node = 0; node < 2; node++) {
                 EpochPlan plan = EpochPlan.of(technique, DATA, node, 2, 11);
                 assertThat(plan).as("%s", technique).isInstanceOf(EpochPlan.IntentHogwild.class);

@@ -31,7 +31,7 @@ class IntentScheduleTest {
         MfData.Split data = new MfData.Split(all, all.part(0, 10));
         List<Integer> trained = new ArrayList<>();
         for (int node = 0; node < nodes; node++) {
-            MfData entries = EpochPlan.of(Technique.REPLICATION_ONLY, data, node, nodes, 1).train();
+            MfData entries = EpochPlan.of(Technique.ADAPTIVE, data, node, nodes, 1).train();
             IntentSchedule schedule = new IntentSchedule(entries, threads, batch);
             assertThat(schedule.chunkEntries()).isEqualTo((int) Math.min(Integer.MAX_VALUE,
                     (long) IntentSchedule.BATCHES_PER_CHUNK * batch));
@@ -70,8 +70,8 @@ class IntentScheduleTest {
         MfData.Split again = new SyntheticMatrix(new SyntheticMatrix.Spec(300, 200, 30_000, 4, 0.1, 1.1, 5)).sample()
                 .split(0.1, 6);
         for (int node = 0; node < 2; node++) {
-            MfData first = EpochPlan.of(Technique.REPLICATION_ONLY, data, node, 2, 1).train();
-            MfData second = EpochPlan.of(Technique.REPLICATION_ONLY, again, node, 2, 1).train();
+            MfData first = EpochPlan.of(Technique.ADAPTIVE, data, node, 2, 1).train();
+            MfData second = EpochPlan.of(Technique.ADAPTIVE, again, node, 2, 1).train();
             assertThat(second.rows()).containsExactly(first.rows());
             assertThat(second.cols()).containsExactly(first.cols());
             assertThat(second.values()).containsExactly(first.values());

@@ -17,8 +17,7 @@ import io.adaps.examples.SteppedEpoch;
 import io.adaps.testing.Concurrently;
 
 /**
- * {@link MfTrainer}'s intent-signalling Hogwild epochs (under {@link Technique#REPLICATION_ONLY}, whose plan
- * they are on a cluster; {@link Technique#ADAPTIVE} runs the blocked schedule there) on a cluster of two
+ * {@link MfTrainer}'s intent-signalling epochs under {@link Technique#ADAPTIVE} on a cluster of two
  * in-process nodes with one thread each: every entry is trained once per epoch, intent is signalled
  * once per group of chunks for exactly its keys, and the model improves.
  */
@@ -35,10 +34,10 @@ class IntentTrainingTest {
         try (TestCluster cluster = ClusterFixture.inJvm().cluster(NODES,
                 builder -> builder.table(MfTables.rowSpec(SPEC.rows(), 8, 33))
                         .table(MfTables.colSpec(SPEC.cols(), 8, 33))
-                        .technique(Technique.REPLICATION_ONLY))) {
+                        .technique(Technique.ADAPTIVE))) {
             double[][] testErrors = new double[EPOCHS + 1][NODES];
             Concurrently.run(NODES, Duration.ofMinutes(1), id -> {
-                EpochPlan plan = EpochPlan.of(Technique.REPLICATION_ONLY, data, id, NODES, 34);
+                EpochPlan plan = EpochPlan.of(Technique.ADAPTIVE, data, id, NODES, 34);
                 assertThat(plan).isInstanceOf(EpochPlan.IntentHogwild.class);
                 try (MfTrainer trainer = new MfTrainer(cluster.node(id), MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f,
                         1, BATCH)) {

@@ -12,14 +12,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.adaps.examples.Examples;
+import java.util.ArrayList;
+import java.util.List;
+
 import picocli.CommandLine;
 
 /**
  * The {@code mf} application on a cluster of two JVMs, started by {@code launch}, under each
  * technique: the model reaches the noise level (the criterion of the single-node
  * {@link MfTrainerTest}) whether most accesses cross the network (STATIC, Hogwild on half of the
- * entries each) or almost none do (RELOCATION_ONLY, the blocked schedule moved by hand), and with
- * intent signals (ADAPTIVE, the blocked schedule handed on by the library).
+ * entries each) or almost none do (RELOCATION_ONLY, the blocked schedule), and with intent signals
+ * (ADAPTIVE, Hogwild on each node's rows).
  */
 class MfClusterIT {
     private static final double NOISE = 0.1;
@@ -68,9 +71,9 @@ class MfClusterIT {
     void adaptiveOnTwoNodesConvergesWithIntentSignalsAndReportsResultLines() {
         String output = launch("ADAPTIVE");
         assertThat(output).contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique "
-                + "ADAPTIVE, consistency essp:4, blocked schedule: 8 sub-epochs of 4 chunks, with intent signals per "
-                + "sub-epoch");
-        assertThat(output).containsPattern("\\[node 0] training: .* per sub-epoch; steps of \\d+ rows and "
+                + "ADAPTIVE, consistency essp:4, Hogwild on the node's rows and its share of the hottest rows, with "
+                + "intent signals per 8 chunks of 64 batches");
+        assertThat(output).containsPattern("\\[node 0] training: .* per 8 chunks of 64 batches; steps of \\d+ rows and "
                 + "\\d+ columns above 1/4096 of the entries and the mean scaled by their frequency\\R");
         assertConverges(output);
         // Node 0, and only node 0, prints a machine-readable line per epoch.
@@ -86,17 +89,35 @@ class MfClusterIT {
         }
     }
 
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void adaptiveOnTheBlockedScheduleHandsTheBlocksOnAndConverges() {
+        String output = launch("ADAPTIVE", "--schedule=BLOCKED");
+        assertThat(output).contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique "
+                + "ADAPTIVE, consistency essp:4, blocked schedule: 8 sub-epochs of 4 chunks, with intent signals per "
+                + "sub-epoch");
+        assertConverges(output);
+        assertThat(localFraction(output)).isGreaterThan(0.9);
+        for (int node = 0; node < 2; node++) {
+            long moved = Long.parseLong(line(output, "\\[node " + node + "]   replicas held \\d+, created \\d+, .* (\\d+) "
+                    + "relocations asked for by the manager").group(1));
+            assertThat(moved).as("node %d's relocations by intent", node).isPositive();
+        }
+    }
+
     /** The output of {@code mf} on a two-node cluster with one thread per node under {@code technique}. */
-    private static String launch(String technique) {
+    private static String launch(String technique, String... options) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine commandLine = Examples.commandLine();
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
 
-        int exitCode = commandLine.execute("launch", "--nodes=2", "--heap=256m", "--", "mf", "--rows=400",
+        List<String> args = new ArrayList<>(List.of("launch", "--nodes=2", "--heap=256m", "--", "mf", "--rows=400",
                 "--cols=300", "--entries=120000", "--true-rank=4", "--noise=" + NOISE, "--rank=16",
-                "--epochs=" + EPOCHS, "--threads=1", "--technique=" + technique);
+                "--epochs=" + EPOCHS, "--threads=1", "--technique=" + technique));
+        args.addAll(List.of(options));
+        int exitCode = commandLine.execute(args.toArray(String[]::new));
 
         String output = out.toString();
         assertThat(exitCode).as("%s%n%s", output, err).isZero();
