@@ -21,6 +21,11 @@ class HomeIntentsTest {
         default -> "release " + key + " at " + target + " for clock " + clock;
     });
 
+    /** An adaptive start of {@code node}'s intent for {@link #KEY} in clocks {@code [from, from + 4)}. */
+    private void use(HomeIntents intents, int node, long from, int owner, long now) {
+        intents.onStart(KEY, node, Technique.ADAPTIVE, from, from + 4, owner, true, now, record);
+    }
+
     /** A start of {@code node}'s intent for clocks {@code [0, 10)}, concurrent with every other such start. */
     private void start(HomeIntents intents, long key, int node, Technique technique, int owner, boolean accumulates,
                        long now) {
@@ -93,8 +98,8 @@ class HomeIntentsTest {
     void aStartAfterTheOnlyOtherNodesIntentEndsIsAHandOffNotAReplica() {
         HomeIntents intents = new HomeIntents(4, 50);
         int owner = 1;
-        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, owner, true, 0, record);
-        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, owner, true, 10, record);
+        use(intents, 1, 0, owner, 0);
+        use(intents, 2, 4, owner, 10);
         assertThat(decided).containsExactly("release 7 at 1 for clock 4");
         assertThat(intents.waiting(KEY)).isEqualTo(2);
         intents.onEnd(KEY, 1, owner, 0, record);
@@ -104,7 +109,7 @@ class HomeIntentsTest {
 
         decided.clear();
         owner = 2;
-        intents.onStart(KEY, 1, Technique.ADAPTIVE, 8, 12, owner, true, 20, record);
+        use(intents, 1, 8, owner, 20);
         assertThat(decided).as("and back").containsExactly("release 7 at 2 for clock 8");
         intents.onEnd(KEY, 2, owner, 0, record);
         assertThat(decided).containsExactly("release 7 at 2 for clock 8", "relocate 7 to 1");
@@ -113,9 +118,9 @@ class HomeIntentsTest {
     @Test
     void aHandOffToTheOwnerOnlyReleasesTheOtherNode() {
         HomeIntents intents = new HomeIntents(4, 0);
-        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, HOME, true, 0, record);
+        use(intents, 1, 0, HOME, 0);
         decided.clear();
-        intents.onStart(KEY, HOME, Technique.ADAPTIVE, 4, 8, HOME, true, 0, record);
+        use(intents, HOME, 4, HOME, 0);
         intents.onEnd(KEY, 1, HOME, 0, record);
         assertThat(decided).containsExactly("release 7 at 1 for clock 4");
     }
@@ -123,8 +128,8 @@ class HomeIntentsTest {
     @Test
     void aHandOffReleasesTheEarlierNodesDeferredRelocationAtOnce() {
         HomeIntents intents = new HomeIntents(4, 50);
-        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, HOME, true, 0, record);
-        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, HOME, true, 10, record);
+        use(intents, 1, 0, HOME, 0);
+        use(intents, 2, 4, HOME, 10);
         assertThat(decided).containsExactly("relocate 7 to 1", "release 7 at 1 for clock 4");
         assertThat(intents.nextDue()).as("only the hand-off's limit waits").isEqualTo(10 + 50 * HomeIntents.HANDOFF_DELAYS);
     }
@@ -132,9 +137,9 @@ class HomeIntentsTest {
     @Test
     void theLaterNodesStartArrivingFirstIsAHandOffTheOtherWay() {
         HomeIntents intents = new HomeIntents(4, 50);
-        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, HOME, true, 0, record);
+        use(intents, 2, 4, HOME, 0);
         assertThat(decided).as("deferred").isEmpty();
-        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, HOME, true, 1, record);
+        use(intents, 1, 0, HOME, 1);
         assertThat(decided).containsExactly("relocate 7 to 1", "release 7 at 1 for clock 4");
         assertThat(intents.waiting(KEY)).isEqualTo(2);
         intents.onEnd(KEY, 1, 1, 0, record);
@@ -145,17 +150,17 @@ class HomeIntentsTest {
     void anEarlierStartTakesTheKeyFromANodeThatUsesItLater() {
         HomeIntents intents = new HomeIntents(4, 50);
         int owner = 2;
-        intents.onStart(KEY, 2, Technique.ADAPTIVE, 8, 12, owner, true, 0, record);
-        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, owner, true, 1, record);
+        use(intents, 2, 8, owner, 0);
+        use(intents, 1, 0, owner, 1);
         assertThat(decided).containsExactly("relocate 7 to 1", "release 7 at 1 for clock 8");
     }
 
     @Test
     void nodesThatAnnounceSeveralUsesAheadAreHandedTheKeyInTheOrderOfTheirClocks() {
         HomeIntents intents = new HomeIntents(4, 50);
-        intents.onStart(KEY, 0, Technique.ADAPTIVE, 0, 4, 0, true, 0, record);
-        intents.onStart(KEY, 2, Technique.ADAPTIVE, 8, 12, 0, true, 1, record);
-        intents.onStart(KEY, 1, Technique.ADAPTIVE, 4, 8, 0, true, 2, record);
+        use(intents, 0, 0, 0, 0);
+        use(intents, 2, 8, 0, 1);
+        use(intents, 1, 4, 0, 2);
         assertThat(decided).containsExactly("release 7 at 0 for clock 8", "release 7 at 0 for clock 4");
         intents.onEnd(KEY, 0, 0, 3, record);
         assertThat(decided).endsWith("relocate 7 to 1", "release 7 at 1 for clock 8");
@@ -168,15 +173,15 @@ class HomeIntentsTest {
     void anOverlapReplicatesForTheWaitingNode() {
         HomeIntents intents = new HomeIntents(4, 50);
         int owner = 1;
-        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, owner, true, 0, record);
-        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, owner, true, 10, record);
+        use(intents, 1, 0, owner, 0);
+        use(intents, 2, 4, owner, 10);
         intents.onOverlap(KEY, 1, owner, true, record);
         assertThat(decided).containsExactly("release 7 at 1 for clock 4", "replicate 7 to 2");
         intents.onEnd(KEY, 1, owner, 0, record);
         assertThat(decided).as("no hand-off waits any more").hasSize(2);
 
         decided.clear();
-        intents.onStart(KEY, 3, Technique.ADAPTIVE, 4, 8, owner, true, 20, record);
+        use(intents, 3, 4, owner, 20);
         assertThat(decided).as("2's intent has no end clock that 3 follows").containsExactly("replicate 7 to 3");
     }
 
@@ -184,8 +189,8 @@ class HomeIntentsTest {
     void aHandOffNotDoneInTimeReplicatesAndStillMovesTheKeyWhenTheEarlierNodeLetsGo() {
         HomeIntents intents = new HomeIntents(4, 50);
         int owner = 1;
-        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, owner, true, 0, record);
-        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, owner, true, 10, record);
+        use(intents, 1, 0, owner, 0);
+        use(intents, 2, 4, owner, 10);
         assertThat(intents.nextDue()).isEqualTo(10 + 50 * HomeIntents.HANDOFF_DELAYS);
         intents.releaseDue(10 + 50 * HomeIntents.HANDOFF_DELAYS - 1, key -> owner, key -> true, record);
         assertThat(decided).containsExactly("release 7 at 1 for clock 4");
@@ -211,9 +216,9 @@ class HomeIntentsTest {
     void aThirdNodeDuringAHandOffMakesTheUseConcurrent() {
         HomeIntents intents = new HomeIntents(4, 50);
         int owner = 1;
-        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, owner, true, 0, record);
-        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, owner, true, 10, record);
-        intents.onStart(KEY, 3, Technique.ADAPTIVE, 4, 8, owner, true, 11, record);
+        use(intents, 1, 0, owner, 0);
+        use(intents, 2, 4, owner, 10);
+        use(intents, 3, 4, owner, 11);
         assertThat(decided).containsExactly("release 7 at 1 for clock 4", "replicate 7 to 2", "replicate 7 to 3");
         intents.onEnd(KEY, 1, owner, 0, record);
         assertThat(decided).hasSize(3);
@@ -222,8 +227,8 @@ class HomeIntentsTest {
     @Test
     void theWaitingNodeGivingUpEndsTheHandOff() {
         HomeIntents intents = new HomeIntents(4, 50);
-        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, 1, true, 0, record);
-        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, 1, true, 10, record);
+        use(intents, 1, 0, 1, 0);
+        use(intents, 2, 4, 1, 10);
         intents.onEnd(KEY, 2, 1, 0, record);
         intents.onEnd(KEY, 1, 1, 0, record);
         assertThat(decided).containsExactly("release 7 at 1 for clock 4");
