@@ -80,12 +80,13 @@ public final class HomeIntents {
      */
     public static final int RELEASE = 3;
     /**
-     * How many decision delays a hand-off may take before the waiting node gets a replica: the
-     * node before it may lag behind (its clock far from the waiting node's start), and the waiting
-     * node's accesses are remote meanwhile. Long enough for a sub-epoch of the blocked schedule in
-     * a first epoch that the JIT slows down.
+     * How many decision delays (2 s) a hand-off may take before the waiting node gets a replica: a
+     * safety net for a node before it that lags far behind (an overlap is reported as soon as that
+     * node's clock reaches the waiting node's start), during which the waiting node's accesses may
+     * be remote. 4 (200 ms) was shorter than a sub-epoch of the blocked schedule in a first epoch
+     * that the JIT slows down: 3 of 4 runs replicated a block or two there, for nothing.
      */
-    public static final int HANDOFF_DELAYS = 4;
+    public static final int HANDOFF_DELAYS = 40;
 
     /** Where a decision goes. */
     @FunctionalInterface
