@@ -182,7 +182,9 @@ public final class HomeIntents {
         starts[base + node] = from;
         ends[base + node] = to;
         boolean wasDeferred = !deferred.isEmpty() && deferred.containsKey(key);
-        if (technique == Technique.ADAPTIVE && before != 0 && disjoint(base, before, from, to)) {
+        // A sequence: one other node, or several already in one, none of whose clocks overlap these.
+        if (technique == Technique.ADAPTIVE && (Long.bitCount(before) == 1 || waiting[slot] != NONE)
+                && disjoint(base, before, from, to)) {
             if (wasDeferred) {
                 deferred.remove(key);
             }

@@ -248,6 +248,17 @@ class HomeIntentsTest {
     }
 
     @Test
+    void aStartAfterNodesThatUseTheKeyAtOnceIsConcurrentUseNotASequence() {
+        HomeIntents intents = new HomeIntents(4, 0);
+        intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 8, HOME, true, 0, record);
+        intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 12, HOME, true, 0, record);
+        decided.clear();
+        use(intents, 3, 20, HOME, 0);
+        assertThat(decided).containsExactly("replicate 7 to 3");
+        assertThat(intents.waiting(KEY)).isEqualTo(-1);
+    }
+
+    @Test
     void endClocksAreForgottenWithTheLastIntent() {
         HomeIntents intents = new HomeIntents(2, 0);
         for (long key = 0; key < 1000; key++) {
