@@ -152,10 +152,14 @@ final class ActiveKeys implements IntentTracker.Listener {
     }
 
     /**
-     * When the first lingering key is let go (keys linger in the order they became inactive, for
+     * When the next key is let go: at once ({@code Long.MIN_VALUE}) if a released key waits for it,
+     * else when the first lingering key is (keys linger in the order they became inactive, for
      * about as long each), or {@code Long.MAX_VALUE} if none lingers.
      */
     long nextLetGo() {
+        if (!releasedNow.isEmpty()) {
+            return Long.MIN_VALUE;
+        }
         return lingering.isEmpty() ? Long.MAX_VALUE : lingering.get(lingering.firstLongKey());
     }
 

@@ -178,12 +178,13 @@ final class IntentAgent implements Agent {
     }
 
     /**
-     * Nanoseconds from {@code now} until this duty has work that no wake-up brings: the first
-     * lingering key to let go; {@code Long.MAX_VALUE} for none.
+     * Nanoseconds from {@code now} until this duty has work that no wake-up brings: a released key
+     * to let go (0: a release is carried out by the placement duty, after this one in the cycle),
+     * or the first lingering key; {@code Long.MAX_VALUE} for none.
      */
     long untilDue(long now) {
         long due = active.nextLetGo();
-        return due == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, due - now);
+        return due == Long.MAX_VALUE ? Long.MAX_VALUE : due == Long.MIN_VALUE ? 0 : Math.max(0, due - now);
     }
 
     /** Takes in new workers and retires leaving ones; returns how many. */
