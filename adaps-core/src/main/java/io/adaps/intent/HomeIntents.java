@@ -262,21 +262,27 @@ public final class HomeIntents {
     }
 
     /**
-     * Records that {@code node}, asked to release {@code key}, still uses it where the waiting
-     * node's intent starts: the use is concurrent, and the other nodes with intent get replicas.
+     * Records that {@code node}, asked to release {@code key} for the node whose intent starts at
+     * {@code clock}, still uses it there: the use is concurrent, and the other nodes with intent
+     * get replicas. An overlap that no longer fits the hand-off in progress (another node is
+     * waiting now, or none: the release it answers was overtaken by the earlier node's end and
+     * the sequence moved on) changes nothing.
      *
      * @param owner       the parameter's owner now
      * @param accumulates whether the parameter's update rule allows replicas
      */
-    public void onOverlap(long key, int node, int owner, boolean accumulates, Decisions decisions) {
+    public void onOverlap(long key, int node, long clock, int owner, boolean accumulates, Decisions decisions) {
         int slot = slots.get(key);
         if (slot == NONE || (nodeBits[slot] & 1L << node) == 0) {
             return;
         }
-        ends[slot * clusterSize + node] = Long.MAX_VALUE; // its use has no known end now
-        if (waiting[slot] != NONE) {
-            concurrent(key, slot, nodeBits[slot] & ~(1L << node), owner, accumulates, decisions);
+        int next = waiting[slot];
+        int base = slot * clusterSize;
+        if (next == NONE || next == node || starts[base + next] != clock) {
+            return;
         }
+        ends[base + node] = Long.MAX_VALUE; // its use has no known end now
+        concurrent(key, slot, nodeBits[slot] & ~(1L << node), owner, accumulates, decisions);
     }
 
     /**

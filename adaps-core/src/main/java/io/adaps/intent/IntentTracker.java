@@ -30,13 +30,14 @@ import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
  * A key is active while at least one intent of any worker of this node holding it is active. The
  * listener hears of a key when it becomes active (count 0 to 1, with the clocks of the intent
  * that made it so) and when it stops (1 to 0). Each
- * {@code advance} first activates the intents that start by the worker's clock, for every worker,
- * then expires, then activates the rest of the window: a key whose last intent ends as the next
- * begins (a worker re-signalling {@code [c, c+1)}, {@code [c+1, c+2)}) stays active without an
- * inactive/active flicker that would undo and redo the action, while a key whose next intent
- * starts later becomes inactive first and active again with that intent's clocks, also when the
- * window reaches it already: its node does not use it in between (another node may, see
- * {@link HomeIntents}).
+ * {@code advance} first replays, in clock order, the starts and ends of intents that the workers'
+ * clocks have passed, a start before an end at the same clock, then activates the rest of the
+ * window: a key whose last intent ends as the next begins (a worker re-signalling
+ * {@code [c, c+1)}, {@code [c+1, c+2)}) stays active without an inactive/active flicker that would
+ * undo and redo the action, while a key whose next intent starts later becomes inactive first and
+ * active again with that intent's clocks, also when the window reaches it already, and also when
+ * the clocks have moved past both since the last advance (a manager that did not run for a
+ * while): its node does not use it in between (another node may, see {@link HomeIntents}).
  *
  * <h2>Costs</h2>
  * An intent is stored once per call (per record of an {@link IntentQueue}): its keys in a pooled
@@ -135,9 +136,9 @@ public final class IntentTracker {
 
     /**
      * Moves every worker to its clock {@code workerClocks[w]}: activates the pending intents that
-     * start within {@code window} clocks ahead ({@code from <= c_w + window}), then expires the
+     * start within {@code window} clocks ahead ({@code from <= c_w + window}) and expires the
      * active intents that are over ({@code to <= c_w}), telling {@code listener} of every key that
-     * becomes active or inactive. See the class comment. The listener must not throw: the keys of
+     * becomes active or inactive, in the order the class comment gives. The listener must not throw: the keys of
      * an intent change state together.
      *
      * @throws IllegalArgumentException if {@code workerClocks} has not one clock per worker, a
@@ -158,14 +159,45 @@ public final class IntentTracker {
             }
         }
         System.arraycopy(workerClocks, 0, clocks, 0, workers);
-        for (int w = 0; w < workers; w++) {
-            activate(w, 0, listener);
-        }
-        for (int w = 0; w < workers; w++) {
-            expire(w, listener);
-        }
+        replayPassed(listener);
         for (int w = 0; w < workers; w++) {
             activate(w, window, listener);
+        }
+    }
+
+    /**
+     * Activates and expires the intents whose start or end the workers' clocks have passed, one
+     * at a time in clock order (a start before an end at the same clock), so that a key is
+     * inactive between intents with a gap between them however far the clocks moved.
+     */
+    private void replayPassed(Listener listener) {
+        while (true) {
+            int worker = -1;
+            long at = Long.MAX_VALUE;
+            boolean start = false;
+            for (int w = 0; w < workers; w++) {
+                IntentHeap starting = pending[w];
+                if (!starting.isEmpty() && starting.minClock() <= clocks[w]
+                        && (starting.minClock() < at || starting.minClock() == at && !start)) {
+                    worker = w;
+                    at = starting.minClock();
+                    start = true;
+                }
+                IntentHeap ending = active[w];
+                if (!ending.isEmpty() && ending.minClock() <= clocks[w] && ending.minClock() < at) {
+                    worker = w;
+                    at = ending.minClock();
+                    start = false;
+                }
+            }
+            if (worker < 0) {
+                return;
+            }
+            if (start) {
+                activateFirst(worker, listener);
+            } else {
+                expireFirst(worker, listener);
+            }
         }
     }
 
@@ -184,8 +216,9 @@ public final class IntentTracker {
             pendingIntents--;
             release(id);
         }
-        clocks[worker] = Long.MAX_VALUE; // expires every active intent
-        expire(worker, listener);
+        while (!active[worker].isEmpty()) {
+            expireFirst(worker, listener);
+        }
         clocks[worker] = Long.MIN_VALUE;
     }
 
@@ -237,40 +270,44 @@ public final class IntentTracker {
         }
         IntentHeap heap = pending[worker];
         while (!heap.isEmpty() && heap.minClock() <= horizon) {
-            int id = heap.minId();
-            long fromClock = heap.minClock();
-            heap.popMin();
-            pendingIntents--;
-            if (toClocks[id] <= clock) {
-                release(id); // over before it was ever reached
-                continue;
-            }
-            long[] intentKeys = keys[id];
-            for (int i = 0, n = keyCounts[id]; i < n; i++) {
-                if (activeCounts.addTo(intentKeys[i], 1) == 0) {
-                    listener.onActive(intentKeys[i], fromClock, toClocks[id]);
-                }
-            }
-            active[worker].push(toClocks[id], id);
+            activateFirst(worker, listener);
         }
     }
 
-    private void expire(int worker, Listener listener) {
-        long clock = clocks[worker];
-        IntentHeap heap = active[worker];
-        while (!heap.isEmpty() && heap.minClock() <= clock) {
-            int id = heap.minId();
-            heap.popMin();
-            long[] intentKeys = keys[id];
-            for (int i = 0, n = keyCounts[id]; i < n; i++) {
-                long key = intentKeys[i];
-                if (activeCounts.addTo(key, -1) == 1) {
-                    activeCounts.remove(key);
-                    listener.onInactive(key);
-                }
-            }
-            release(id);
+    /** Activates {@code worker}'s first pending intent, or drops it if it is over already. */
+    private void activateFirst(int worker, Listener listener) {
+        IntentHeap heap = pending[worker];
+        int id = heap.minId();
+        long fromClock = heap.minClock();
+        heap.popMin();
+        pendingIntents--;
+        if (toClocks[id] <= clocks[worker]) {
+            release(id); // over before it was ever reached
+            return;
         }
+        long[] intentKeys = keys[id];
+        for (int i = 0, n = keyCounts[id]; i < n; i++) {
+            if (activeCounts.addTo(intentKeys[i], 1) == 0) {
+                listener.onActive(intentKeys[i], fromClock, toClocks[id]);
+            }
+        }
+        active[worker].push(toClocks[id], id);
+    }
+
+    /** Expires {@code worker}'s active intent that ends first. */
+    private void expireFirst(int worker, Listener listener) {
+        IntentHeap heap = active[worker];
+        int id = heap.minId();
+        heap.popMin();
+        long[] intentKeys = keys[id];
+        for (int i = 0, n = keyCounts[id]; i < n; i++) {
+            long key = intentKeys[i];
+            if (activeCounts.addTo(key, -1) == 1) {
+                activeCounts.remove(key);
+                listener.onInactive(key);
+            }
+        }
+        release(id);
     }
 
     private void release(int id) {

@@ -20,7 +20,14 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  * ({@link #release}): the key is then let go as soon as it becomes inactive, without lingering, and
  * if it is still active when this node's clock reaches the other node's start, the key is
  * collected as <em>overlapping</em> instead, for the home to replicate it there (see
- * {@link io.adaps.intent.HomeIntents}).
+ * {@link io.adaps.intent.HomeIntents}). A release can come late, after the use it was meant for
+ * ended and the next one began: with sub-epochs of a millisecond or two, or a manager starved
+ * for that long. If that use resumed the key while it lingered, its home never heard that the key
+ * was free in between, and answering the release with an overlap would replicate a key that is
+ * used one node after the other. So a resumed key remembers its new intent's clocks, and a
+ * release for a clock at or before them ends the key's earlier use and starts the new one (END
+ * and START to the home, which then hands the key on and back). An overlap names the release's
+ * clock, so that the home can tell one that answers a release it has moved past.
  *
  * <p>Manager thread only.
  */
@@ -44,6 +51,11 @@ final class ActiveKeys implements IntentTracker.Listener {
     final LongArrayList ended = new LongArrayList();
     /** Released keys still active where the next node starts, since they were last announced. */
     final LongArrayList overlapping = new LongArrayList();
+    /** Per overlapping key, the clock of the release it answers. */
+    final LongArrayList overlappingAt = new LongArrayList();
+    /** Keys active again while they lingered (their home was not told), with their intent's clocks. */
+    private final Long2LongOpenHashMap resumedFrom = new Long2LongOpenHashMap();
+    private final Long2LongOpenHashMap resumedTo = new Long2LongOpenHashMap();
     private long lingerUntil;
 
     ActiveKeys(IntentTracker tracker) {
@@ -89,6 +101,8 @@ final class ActiveKeys implements IntentTracker.Listener {
     private void becameActive(long key, long fromClock, long toClock) {
         if (!lingering.isEmpty() && lingering.containsKey(key)) {
             lingering.remove(key); // never let go: nothing to announce
+            resumedFrom.put(key, fromClock);
+            resumedTo.put(key, toClock);
         } else {
             started.add(key);
             startedFrom.add(fromClock);
@@ -97,6 +111,10 @@ final class ActiveKeys implements IntentTracker.Listener {
     }
 
     private void becameInactive(long key) {
+        if (!resumedFrom.isEmpty()) {
+            resumedFrom.remove(key);
+            resumedTo.remove(key);
+        }
         if (!released.isEmpty() && released.containsKey(key)) {
             released.remove(key);
             releasedNow.add(key);
@@ -107,12 +125,19 @@ final class ActiveKeys implements IntentTracker.Listener {
 
     /**
      * The home asks to release {@code key}, which another node uses from {@code clock} on: a
-     * lingering key is let go at once, an active one as soon as it becomes inactive.
+     * lingering key is let go at once, an active one as soon as it becomes inactive; one resumed
+     * for a use that starts at or after {@code clock} is let go at once and announced as started
+     * again.
      */
     void release(long key, long clock) {
         if (lingering.containsKey(key)) {
             lingering.remove(key);
             releasedNow.add(key);
+        } else if (!resumedFrom.isEmpty() && resumedFrom.containsKey(key) && resumedFrom.get(key) >= clock) {
+            releasedNow.add(key);
+            started.add(key);
+            startedFrom.add(resumedFrom.remove(key));
+            startedTo.add(resumedTo.remove(key));
         } else if (isActive(key)) {
             released.put(key, clock);
             releasedDue = Math.min(releasedDue, clock);
@@ -133,6 +158,7 @@ final class ActiveKeys implements IntentTracker.Listener {
             var entry = entries.next();
             if (entry.getLongValue() <= clock) {
                 overlapping.add(entry.getLongKey());
+                overlappingAt.add(entry.getLongValue());
                 entries.remove();
             } else {
                 due = Math.min(due, entry.getLongValue());

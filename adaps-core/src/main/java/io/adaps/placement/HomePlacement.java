@@ -87,15 +87,14 @@ public final class HomePlacement implements Agent {
 
     /**
      * As {@link #onIntent(int, Message)} for the INTENT this node would send itself about
-     * {@code keys}, with {@code flags}, and for starts the clocks in {@code from} and {@code to}
-     * ({@code null} otherwise): its own keys are decided on without a message. Manager thread.
+     * {@code keys}, with {@code flags} and each key's clocks in {@code from} and {@code to} (as the
+     * entry would carry them): its own keys are decided on without a message. Manager thread.
      */
     void onOwnIntents(LongArrayList keys, LongArrayList from, LongArrayList to, int flags, Technique technique) {
         int self = context.nodeId();
         decide((decisions, now) -> {
             for (int i = 0; i < keys.size(); i++) {
-                onIntent(keys.getLong(i), self, technique, flags, from == null ? 0 : from.getLong(i),
-                        to == null ? 0 : to.getLong(i), now, decisions);
+                onIntent(keys.getLong(i), self, technique, flags, from.getLong(i), to.getLong(i), now, decisions);
             }
         });
     }
@@ -124,7 +123,7 @@ public final class HomePlacement implements Agent {
         }
     }
 
-    /** One key's INTENT entry: a start (with its clocks), an end or an overlap, by {@code flags}. */
+    /** One key's INTENT entry: a start (with its clocks), an end, or an overlap (with its release's clock in {@code from}), by {@code flags}. */
     private void onIntent(long key, int origin, Technique technique, int flags, long from, long to, long now,
                           HomeIntents.Decisions decisions) {
         int table = RowKey.table(key);
@@ -133,7 +132,7 @@ public final class HomePlacement implements Agent {
         if ((flags & Message.FLAG_INTENT_ENDS) != 0) {
             intents.onEnd(key, origin, owner, now, decisions);
         } else if ((flags & Message.FLAG_INTENT_OVERLAPS) != 0) {
-            intents.onOverlap(key, origin, owner, context.table(table).spec().updateRule().accumulates(), decisions);
+            intents.onOverlap(key, origin, from, owner, context.table(table).spec().updateRule().accumulates(), decisions);
         } else {
             intents.onStart(key, origin, technique, from, to, owner,
                     context.table(table).spec().updateRule().accumulates(), now, decisions);

@@ -168,7 +168,7 @@ final class IntentAgent implements Agent {
         // Ends first: a key may end one use and start the next in one cycle, and its home must hear them in that order.
         work += announce(active.ended, null, null, Message.FLAG_INTENT_ENDS);
         work += announce(active.started, active.startedFrom, active.startedTo, 0);
-        work += announce(active.overlapping, null, null, Message.FLAG_INTENT_OVERLAPS);
+        work += announce(active.overlapping, active.overlappingAt, null, Message.FLAG_INTENT_OVERLAPS);
         return work;
     }
 
@@ -236,8 +236,8 @@ final class IntentAgent implements Agent {
 
     /**
      * Sends the keys' homes INTENT messages with {@code flags}, batched per home and table, with
-     * each key's intent clocks from {@code from} and {@code to} (starts) or none (0); returns how
-     * many keys.
+     * each key's clocks from {@code from} and {@code to} (a start's intent clocks, an overlap's
+     * release clock in {@code from}), 0 where a list is {@code null}; returns how many keys.
      */
     private int announce(LongArrayList keys, LongArrayList from, LongArrayList to, int flags) {
         int count = keys.size();
@@ -253,10 +253,8 @@ final class IntentAgent implements Agent {
             int home = context.home(table, row);
             if (home == self) {
                 own.add(key);
-                if (from != null) {
-                    ownFrom.add(from.getLong(i));
-                    ownTo.add(to.getLong(i));
-                }
+                ownFrom.add(from == null ? 0 : from.getLong(i));
+                ownTo.add(to == null ? 0 : to.getLong(i));
                 continue;
             }
             int at = out.entry(home, MessageType.INTENT, flags, table.id(), 0, self, technique.ordinal(), entryLength);
@@ -269,11 +267,13 @@ final class IntentAgent implements Agent {
         keys.clear();
         if (from != null) {
             from.clear();
+        }
+        if (to != null) {
             to.clear();
         }
         out.flush(sender);
         if (!own.isEmpty()) {
-            home.onOwnIntents(own, from == null ? null : ownFrom, from == null ? null : ownTo, flags, technique);
+            home.onOwnIntents(own, ownFrom, ownTo, flags, technique);
             own.clear();
             ownFrom.clear();
             ownTo.clear();

@@ -175,7 +175,7 @@ class HomeIntentsTest {
         int owner = 1;
         use(intents, 1, 0, owner, 0);
         use(intents, 2, 4, owner, 10);
-        intents.onOverlap(KEY, 1, owner, true, record);
+        intents.onOverlap(KEY, 1, 4, owner, true, record);
         assertThat(decided).containsExactly("release 7 at 1 for clock 4", "replicate 7 to 2");
         intents.onEnd(KEY, 1, owner, 0, record);
         assertThat(decided).as("no hand-off waits any more").hasSize(2);
@@ -183,6 +183,30 @@ class HomeIntentsTest {
         decided.clear();
         use(intents, 3, 4, owner, 20);
         assertThat(decided).as("2's intent has no end clock that 3 follows").containsExactly("replicate 7 to 3");
+    }
+
+    /**
+     * Issue 13 (a CI run replicated every column block of the blocked schedule): a release that
+     * reaches the earlier node only after its next use of the key began is answered with an
+     * overlap for the release's clock; by then the home has moved the key on, and the overlap
+     * must not turn the sequence into replicas.
+     */
+    @Test
+    void anOverlapThatAnswersAnOvertakenReleaseChangesNothing_issue13() {
+        HomeIntents intents = new HomeIntents(4, 50);
+        use(intents, 1, 0, 1, 0);
+        use(intents, 2, 4, 1, 10);
+        intents.onEnd(KEY, 1, 1, 20, record);
+        use(intents, 1, 8, 2, 30); // node 1's next use, after node 2's
+        assertThat(decided).containsExactly("release 7 at 1 for clock 4", "relocate 7 to 2",
+                "release 7 at 2 for clock 8");
+        intents.onOverlap(KEY, 1, 4, 2, true, record); // the first release's late answer
+        assertThat(decided).hasSize(3);
+        intents.onOverlap(KEY, 2, 4, 2, true, record); // a clock that is not the waiting node's start
+        assertThat(decided).hasSize(3);
+        assertThat(intents.waiting(KEY)).isEqualTo(1);
+        intents.onOverlap(KEY, 2, 8, 2, true, record);
+        assertThat(decided).endsWith("replicate 7 to 1");
     }
 
     @Test

@@ -86,6 +86,25 @@ class IntentTrackerTest {
         assertThat(events.clocks).endsWith("5@[8,12)");
     }
 
+    /**
+     * Issue 13: a manager that did not run while its workers moved on sees their clocks past the
+     * end of one intent and the start of the next; the key was unused in between, and its home
+     * must hear so (else it takes the next use for one that never ended).
+     */
+    @Test
+    void aKeyIsInactiveInAGapThatTheClocksJumpedOver_issue13() {
+        IntentTracker tracker = new IntentTracker(2);
+        tracker.add(0, new long[] {5, 6}, 0, 2, 0, 4);
+        tracker.add(1, new long[] {5}, 0, 1, 8, 12);
+        tracker.add(1, new long[] {6}, 0, 1, 4, 12);
+        tracker.advance(new long[] {0, 0}, 0, events);
+        assertThat(events.take()).containsExactly("+5", "+6");
+        tracker.advance(new long[] {9, 9}, 0, events);
+        assertThat(events.take()).as("6's next intent starts as the first ends; 5's later")
+                .containsExactly("-5", "+5");
+        assertThat(events.clocks).endsWith("5@[8,12)");
+    }
+
     @Test
     void aZeroWindowActivatesAtTheStartClock() {
         IntentTracker tracker = new IntentTracker(1);

@@ -121,10 +121,56 @@ class ActiveKeysTest {
         step(3, 20);
         active.checkOverlaps(3);
         assertThat(take(active.overlapping)).containsExactly(key);
+        assertThat(take(active.overlappingAt)).as("the release's clock").containsExactly(3L);
         step(5, 30);
         assertThat(take(active.ended)).as("lingers as usual").isEmpty();
         step(5, 1030);
         assertThat(take(active.ended)).containsExactly(key);
+    }
+
+    /**
+     * Issue 13: the release of a key used at clock 0, for a node that uses it at clock 1, arrives
+     * once this node's use at clock 2 has begun, which resumed the key while it lingered (its home
+     * never heard of the gap). That is no overlap: the key is let go and started again.
+     */
+    @Test
+    void aLateReleaseOfAKeyResumedAfterTheReleasedClockEndsTheOldUseAndStartsTheNew_issue13() {
+        long key = key(7);
+        intent(0, key);
+        intent(2, key);
+        step(0, 0);
+        take(active.started);
+        take(active.startedFrom);
+        take(active.startedTo);
+        step(1, 10);
+        step(2, 20); // resumed while lingering: nothing announced
+        assertThat(take(active.started)).isEmpty();
+        active.release(key, 1);
+        active.checkOverlaps(2);
+        step(2, 30);
+        assertThat(take(active.overlapping)).isEmpty();
+        assertThat(letGo).containsExactly(key);
+        assertThat(take(active.ended)).containsExactly(key);
+        assertThat(take(active.started)).containsExactly(key);
+        assertThat(take(active.startedFrom)).containsExactly(2L);
+        assertThat(take(active.startedTo)).containsExactly(3L);
+        step(3, 40);
+        step(3, 2000);
+        assertThat(take(active.ended)).as("the new use ends as usual").containsExactly(key);
+    }
+
+    @Test
+    void aReleaseForAClockAfterAResumedUsesStartIsAnOrdinaryRelease() {
+        long key = key(7);
+        tracker.add(0, new long[] {key}, 0, 1, 0, 1);
+        tracker.add(0, new long[] {key}, 0, 1, 2, 4);
+        step(0, 0);
+        step(1, 10);
+        step(2, 20);
+        active.release(key, 3);
+        active.checkOverlaps(3);
+        assertThat(take(active.overlapping)).containsExactly(key);
+        assertThat(take(active.ended)).isEmpty();
     }
 
     @Test
