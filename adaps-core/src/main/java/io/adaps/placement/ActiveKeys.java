@@ -24,9 +24,12 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  * ended and the next one began: with sub-epochs of a millisecond or two, or a manager starved
  * for that long. If that use resumed the key while it lingered, its home never heard that the key
  * was free in between, and answering the release with an overlap would replicate a key that is
- * used one node after the other. So a resumed key remembers its new intent's clocks, and a
- * release for a clock at or before them ends the key's earlier use and starts the new one (END
- * and START to the home, which then hands the key on and back). An overlap names the release's
+ * used one node after the other. So a key resumed for a use that starts ahead of the node's
+ * slowest worker (a gap follows) remembers that use's clocks, and a release for a clock at or
+ * before them ends the key's earlier use and starts the new one (END and START to the home, which
+ * then hands the key on and back). A use that starts at once is not remembered: a release for a
+ * clock before it meets a use in progress, an overlap (this also keeps the cost off keys resumed
+ * every epoch, such as the rows a node trains). An overlap names the release's
  * clock, so that the home can tell one that answers a release it has moved past.
  *
  * <p>Manager thread only.
@@ -53,10 +56,12 @@ final class ActiveKeys implements IntentTracker.Listener {
     final LongArrayList overlapping = new LongArrayList();
     /** Per overlapping key, the clock of the release it answers. */
     final LongArrayList overlappingAt = new LongArrayList();
-    /** Keys active again while they lingered (their home was not told), with their intent's clocks. */
+    /** Keys active again while they lingered (their home was not told) for a later use, with its clocks. */
     private final Long2LongOpenHashMap resumedFrom = new Long2LongOpenHashMap();
     private final Long2LongOpenHashMap resumedTo = new Long2LongOpenHashMap();
     private long lingerUntil;
+    /** The clock of the node's slowest worker as of the tracker's current advance. */
+    private long slowestClock = Long.MIN_VALUE;
 
     ActiveKeys(IntentTracker tracker) {
         this.tracker = tracker;
@@ -65,6 +70,11 @@ final class ActiveKeys implements IntentTracker.Listener {
     /** Keys that become inactive from now on linger until {@code time}. */
     void lingerUntil(long time) {
         lingerUntil = time;
+    }
+
+    /** The tracker is about to advance to clocks whose slowest is {@code clock}. */
+    void advancingTo(long clock) {
+        slowestClock = clock;
     }
 
     @Override
@@ -101,8 +111,10 @@ final class ActiveKeys implements IntentTracker.Listener {
     private void becameActive(long key, long fromClock, long toClock) {
         if (!lingering.isEmpty() && lingering.containsKey(key)) {
             lingering.remove(key); // never let go: nothing to announce
-            resumedFrom.put(key, fromClock);
-            resumedTo.put(key, toClock);
+            if (fromClock > slowestClock) {
+                resumedFrom.put(key, fromClock);
+                resumedTo.put(key, toClock);
+            }
         } else {
             started.add(key);
             startedFrom.add(fromClock);

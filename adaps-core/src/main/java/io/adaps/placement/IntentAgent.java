@@ -162,8 +162,10 @@ final class IntentAgent implements Agent {
         }
         windowClocks = window.clocks();
         active.lingerUntil(now + lingerNanos());
+        long slowest = slowestClock();
+        active.advancingTo(slowest);
         tracker.advance(clocks, windowClocks, active);
-        active.checkOverlaps(slowestClock());
+        active.checkOverlaps(slowest);
         active.letGo(now, sync.replicasHeld() > 0 ? dropIfReplica : NOTHING);
         // Ends first: a key may end one use and start the next in one cycle, and its home must hear them in that order.
         work += announce(active.ended, null, null, Message.FLAG_INTENT_ENDS);

@@ -30,8 +30,14 @@ class ActiveKeysTest {
 
     /** The worker moves to {@code clock}; the manager runs one duty cycle at {@code now}. */
     private void step(long clock, long now) {
+        step(clock, now, 0);
+    }
+
+    /** As {@link #step(long, long)}, acting on intents that start within {@code window} clocks. */
+    private void step(long clock, long now, long window) {
         active.lingerUntil(now + LINGER);
-        tracker.advance(new long[] {clock}, 0, active);
+        active.advancingTo(clock);
+        tracker.advance(new long[] {clock}, window, active);
         active.letGo(now, letGo::add);
     }
 
@@ -130,8 +136,9 @@ class ActiveKeysTest {
 
     /**
      * Issue 13: the release of a key used at clock 0, for a node that uses it at clock 1, arrives
-     * once this node's use at clock 2 has begun, which resumed the key while it lingered (its home
-     * never heard of the gap). That is no overlap: the key is let go and started again.
+     * once this node's next use, at clock 2, has resumed the key while it lingered (the action
+     * window reached it; its home never heard of the gap). That is no overlap: the key is let go
+     * and started again.
      */
     @Test
     void aLateReleaseOfAKeyResumedAfterTheReleasedClockEndsTheOldUseAndStartsTheNew_issue13() {
@@ -142,12 +149,12 @@ class ActiveKeysTest {
         take(active.started);
         take(active.startedFrom);
         take(active.startedTo);
-        step(1, 10);
-        step(2, 20); // resumed while lingering: nothing announced
+        step(1, 10, 1); // ended, then resumed by the window: nothing announced
         assertThat(take(active.started)).isEmpty();
+        assertThat(take(active.ended)).isEmpty();
         active.release(key, 1);
-        active.checkOverlaps(2);
-        step(2, 30);
+        active.checkOverlaps(1);
+        step(1, 30, 1);
         assertThat(take(active.overlapping)).isEmpty();
         assertThat(letGo).containsExactly(key);
         assertThat(take(active.ended)).containsExactly(key);
@@ -157,6 +164,20 @@ class ActiveKeysTest {
         step(3, 40);
         step(3, 2000);
         assertThat(take(active.ended)).as("the new use ends as usual").containsExactly(key);
+    }
+
+    @Test
+    void aReleaseOfAKeyResumedForAUseThatStartsAtOnceIsAnOverlap() {
+        long key = key(7);
+        intent(0, key);
+        intent(2, key);
+        step(0, 0);
+        step(1, 10);
+        step(2, 20); // resumed as its use starts: in use from clock 2 on
+        active.release(key, 1);
+        active.checkOverlaps(2);
+        assertThat(take(active.overlapping)).containsExactly(key);
+        assertThat(take(active.overlappingAt)).containsExactly(1L);
     }
 
     @Test
