@@ -36,7 +36,8 @@ import org.agrona.UnsafeApi;
  *    LEAVE           none                               request id = barriers passed
  *    INTENT          [ row (i64) | index (i32) | from clock (i64) | to clock (i64) ]
  *                                                       aux = the origin's technique; a start, or
- *                                                       FLAG_INTENT_ENDS / FLAG_INTENT_OVERLAPS (clocks 0)
+ *                                                       FLAG_INTENT_ENDS (clocks 0), or
+ *                                                       FLAG_INTENT_OVERLAPS (from = the release's clock)
  *    PLACEMENT       [ row (i64) | owner (i32) | clock (i64) ]
  *                                                       FLAG_RELOCATE, FLAG_REPLICATE or FLAG_RELEASE
  *                                                       (clock: where the next node starts; else 0)
@@ -72,7 +73,7 @@ public final class Message {
     public static final int FLAG_INTENT_ENDS = 1;
     /**
      * INTENT flag: the origin, asked to release the rows, still uses them where the next node's
-     * intent starts.
+     * intent starts (the entry's from clock: that of the release it answers).
      */
     public static final int FLAG_INTENT_OVERLAPS = 2;
     /** PLACEMENT flag: the receiver should move the rows to itself. */

@@ -38,7 +38,8 @@ public enum MessageType {
     /**
      * Tells the rows' home that the origin's intent for them starts (with the clocks of the intent
      * that started it), ends with {@link Message#FLAG_INTENT_ENDS}, or, asked to release them,
-     * still holds where the next node starts ({@link Message#FLAG_INTENT_OVERLAPS});
+     * still holds where the next node starts ({@link Message#FLAG_INTENT_OVERLAPS}, with that
+     * clock);
      * {@code aux} is the origin's technique. Not answered.
      */
     INTENT(14, Message.ROW_ENTRY + 2 * Message.CLOCK_LENGTH, 0, 0),
