@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.Arrays;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.Table;
@@ -24,7 +25,8 @@ import io.adaps.testing.Concurrently;
  * distributed SGD passes column blocks from node to node, is handed from node to node under
  * {@link Technique#ADAPTIVE}: each node owns it while it uses it, and no replica is ever made,
  * although every node announces its intent a window ahead, while the node before it still uses
- * the block. Every update lands exactly once.
+ * the block. Every update lands exactly once, also when the other nodes push to the block all
+ * along without intent (remote pushes that chase the block from node to node).
  */
 class HandOffTest {
     private static final int NODES = 3;
@@ -38,8 +40,9 @@ class HandOffTest {
     private static final int READS_PER_CLOCK = 10;
     private static final Duration HANDED_WITHIN = Duration.ofSeconds(20);
 
-    @Test
-    void issue13_aBlockUsedByOneNodeAfterAnotherIsHandedOnNotReplicated() throws Exception {
+    @ParameterizedTest(name = "other nodes push too: {0}")
+    @ValueSource(booleans = {false, true})
+    void issue13_aBlockUsedByOneNodeAfterAnotherIsHandedOnNotReplicated(boolean othersPush) throws Exception {
         try (TestCluster cluster = ClusterFixture.inJvm().cluster(NODES,
                 b -> b.table(TableSpec.of("t", ROWS, 1)).technique(Technique.ADAPTIVE))) {
             AdaPS[] nodes = new AdaPS[NODES];
@@ -74,7 +77,7 @@ class HandOffTest {
                         for (int r = 0; r < READS_PER_CLOCK; r++) {
                             view.pull(ROWS / NODES * n + block.length + r, value, 0);
                         }
-                        if (phase % NODES == n) {
+                        if (othersPush || phase % NODES == n) {
                             view.push(block, one);
                         }
                         worker.advanceClock();
@@ -86,7 +89,7 @@ class HandOffTest {
             float[] values = new float[block.length];
             nodes[0].worker().table("t").pull(block, values);
             float[] expected = new float[block.length];
-            Arrays.fill(expected, PHASES * CLOCKS_PER_PHASE);
+            Arrays.fill(expected, (othersPush ? NODES : 1) * PHASES * CLOCKS_PER_PHASE);
             assertThat(values).as("every push once").containsExactly(expected);
             for (AdaPS node : nodes) {
                 assertThat(node.metrics().replication().replicasCreated()).as("replicas").isZero();
