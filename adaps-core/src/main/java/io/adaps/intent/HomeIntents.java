@@ -286,6 +286,24 @@ public final class HomeIntents {
     }
 
     /**
+     * Records that the home granted {@code key} to {@code node}. Relocations decided one after the
+     * other may be granted in the other order: the node a sequence waits for next may have been told
+     * to take the key while the node before it had not announced its start yet (its manager was
+     * late), and its request may reach the home after that node's. Then the key would stay with the
+     * wrong node, and the one whose turn it is would wait for nothing; so it goes back to that node.
+     */
+    public void onGranted(long key, int node, Decisions decisions) {
+        int slot = slots.get(key);
+        if (slot == NONE) {
+            return;
+        }
+        int wanted = holder[slot];
+        if (wanted != NONE && wanted != node && waiting[slot] == node && (nodeBits[slot] & 1L << wanted) != 0) {
+            decisions.decide(key, RELOCATE, wanted, 0);
+        }
+    }
+
+    /**
      * Releases the decisions due at {@code now}: a deferred relocation of a key whose intent is
      * still on one node only, which does not own it ({@code owners} names the owner of a key),
      * moves it there; a hand-off still waiting gives the waiting node a replica (if the key's rule

@@ -52,6 +52,16 @@ public final class HomePlacement implements Agent {
                 defers ? TimeUnit.MILLISECONDS.toNanos(DECISION_DELAY_MILLIS) : 0);
         this.batchers = new BatcherPool(context.clusterSize(), context.config().maxMessageBytes());
         this.sender = context.peers()::sendQuietly;
+        relocator.onGrant(this::onGranted);
+    }
+
+    /** The relocator granted {@code keys} to {@code requester}: a crossed relocation goes back (see {@link HomeIntents#onGranted}). */
+    private void onGranted(LongArrayList keys, int requester) {
+        decide((decisions, now) -> {
+            for (int i = 0; i < keys.size(); i++) {
+                intents.onGranted(keys.getLong(i), requester, decisions);
+            }
+        });
     }
 
     /** Runs {@code wake} whenever a decision is deferred while none was: the manager then parks no longer than it is due. */

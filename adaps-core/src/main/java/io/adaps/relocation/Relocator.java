@@ -108,6 +108,8 @@ public final class Relocator {
     /** Scratch for values, used under the lock only. */
     private final float[] values;
     private final float[] slot;
+    /** Hears of the rows granted here as a home; nothing until {@link #onGrant} is called. */
+    private volatile Grants grants;
     private final LongAdder relocationsIn = new LongAdder();
     private final LongAdder relocationsOut = new LongAdder();
     private final LongAdder forwarded = new LongAdder();
@@ -122,6 +124,18 @@ public final class Relocator {
         this.sender = RowServer.laneSender(peers);
         this.values = new float[context.maxStride()];
         this.slot = new float[context.maxStride()];
+    }
+
+    /** Hears, at a home, to which node the rows of one LOCALIZE were granted. */
+    @FunctionalInterface
+    public interface Grants {
+        /** The rows (row keys) {@code keys} were granted to {@code requester}; called after the lock is released. */
+        void granted(LongArrayList keys, int requester);
+    }
+
+    /** Tells {@code listener} of every grant from now on (a home's placement decisions follow them). */
+    public void onGrant(Grants listener) {
+        this.grants = listener;
     }
 
     /** Rows that moved here. */
@@ -359,6 +373,8 @@ public final class Relocator {
         int requester = request.origin();
         long requestId = request.requestId();
         List<Refusal> refusals = new ArrayList<>(0);
+        Grants listener = grants;
+        LongArrayList granted = listener == null ? null : new LongArrayList(request.count());
         MessageBatcher out = batchers.acquire();
         lock.lock();
         try {
@@ -377,6 +393,9 @@ public final class Relocator {
                             + "' is owned by node " + owner + ", which failed"));
                 } else {
                     int counter = directory.grant(table.id(), row, requester);
+                    if (granted != null) {
+                        granted.add(RowKey.of(table.id(), row));
+                    }
                     if (owner == context.nodeId()) {
                         relinquish(table, row, index, requester, requestId, counter, out);
                     } else {
@@ -395,6 +414,9 @@ public final class Relocator {
             batchers.sendAndRelease(out, sender);
         }
         refuse(refusals);
+        if (granted != null && !granted.isEmpty()) {
+            listener.granted(granted, requester);
+        }
     }
 
     /** At an owner: hands the rows of a RELINQUISH over to its origin, now or when they arrive. */

@@ -209,6 +209,28 @@ class HomeIntentsTest {
         assertThat(decided).endsWith("replicate 7 to 1");
     }
 
+    /**
+     * Issue 13 (a CI run of HandOffTest left the block with node 1 while node 0 waited for it): node
+     * 0's start arrived only after node 2's end had sent the key on to node 1, which uses it after
+     * node 0; the home then sends it to node 0, but node 1's request reaches the directory last.
+     */
+    @Test
+    void aRelocationThatCrossesAnEarlierNodesGoesBackToThatNode_issue13() {
+        HomeIntents intents = new HomeIntents(4, 50);
+        use(intents, 2, 8, 2, 0);
+        use(intents, 1, 16, 2, 10);
+        intents.onEnd(KEY, 2, 2, 20, record);
+        use(intents, 0, 12, 2, 30); // late: node 1 was told to take the key already
+        assertThat(decided).containsExactly("release 7 at 2 for clock 16", "relocate 7 to 1", "relocate 7 to 0",
+                "release 7 at 0 for clock 16");
+        intents.onGranted(KEY, 0, record);
+        assertThat(decided).as("granted where it should go").hasSize(4);
+        intents.onGranted(KEY, 1, record); // node 1's request came last
+        assertThat(decided).endsWith("relocate 7 to 0");
+        intents.onGranted(KEY, 3, record); // a node without intent (a localize by hand) is left alone
+        assertThat(decided).hasSize(5);
+    }
+
     @Test
     void aHandOffNotDoneInTimeReplicatesAndStillMovesTheKeyWhenTheEarlierNodeLetsGo() {
         HomeIntents intents = new HomeIntents(4, 50);
