@@ -3,6 +3,7 @@ package io.adaps.bench.mf;
 import static io.adaps.examples.Checks.checkPositive;
 
 import io.adaps.api.Initializer;
+import io.adaps.examples.FloatVectors;
 import io.adaps.examples.mf.MfData;
 import io.adaps.examples.mf.MfTables;
 import io.adaps.examples.mf.ShardPool;
@@ -55,11 +56,8 @@ public final class PlainHogwildMf {
     public float step(int row, int col, float value) {
         int u = row * rank;
         int w = col * rank;
-        float dot = 0;
-        for (int i = 0; i < rank; i++) {
-            dot += rowFactors[u + i] * colFactors[w + i];
-        }
-        float error = value - dot;
+        // The same sum as the AdaPS kernel's, so that the comparison is of the libraries' work.
+        float error = value - FloatVectors.dot(rowFactors, u, colFactors, w, rank);
         float lr = learningRate;
         float reg = regularization;
         for (int i = 0; i < rank; i++) {

@@ -8,6 +8,7 @@ import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
 import io.adaps.examples.Checks;
+import io.adaps.examples.FloatVectors;
 
 /**
  * The work of SGD matrix factorization for one training thread, on AdaPS tables, in batches of
@@ -249,10 +250,6 @@ public final class MfSgdKernel {
     }
 
     private float dot(float[] u, int uo, float[] w, int wo) {
-        float dot = 0;
-        for (int k = 0; k < rank; k++) {
-            dot += u[uo + k] * w[wo + k];
-        }
-        return dot;
+        return FloatVectors.dot(u, uo, w, wo, rank);
     }
 }

@@ -3,6 +3,8 @@ package io.adaps.examples.w2v;
 import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 
+import io.adaps.examples.FloatVectors;
+
 /**
  * Word vectors for evaluation, compared by cosine similarity: a copy of the input table with each
  * row's inverse length, for nearest neighbours and for the rank of one word among another's
@@ -25,7 +27,7 @@ final class Embeddings {
         this.words = vectors.length / dim;
         this.inverseNorms = new float[words];
         for (int w = 0; w < words; w++) {
-            float norm = (float) Math.sqrt(SgnsKernel.dot(vectors, w * dim, vectors, w * dim, dim));
+            float norm = (float) Math.sqrt(FloatVectors.dot(vectors, w * dim, vectors, w * dim, dim));
             inverseNorms[w] = norm == 0 ? 0 : 1 / norm;
         }
     }
@@ -39,7 +41,7 @@ final class Embeddings {
     void cosines(int word, float[] cosines) {
         int offset = word * dim;
         for (int w = 0; w < words; w++) {
-            cosines[w] = SgnsKernel.dot(vectors, offset, vectors, w * dim, dim) * inverseNorms[word] * inverseNorms[w];
+            cosines[w] = FloatVectors.dot(vectors, offset, vectors, w * dim, dim) * inverseNorms[word] * inverseNorms[w];
         }
     }
 

@@ -4,6 +4,8 @@ import static io.adaps.examples.Checks.checkPositive;
 
 import java.util.Arrays;
 
+import io.adaps.examples.FloatVectors;
+
 /**
  * The arithmetic of skip-gram with negative sampling (SGNS; Mikolov, Sutskever, Chen, Corrado,
  * Dean, "Distributed Representations of Words and Phrases and their Compositionality", NIPS 2013)
@@ -24,7 +26,8 @@ import java.util.Arrays;
  * <p>Speed: each vector is copied into a scratch array first and back after its step. The loops
  * then index all their arrays alike, which is what the JIT (C2 of Java 17) needs to vectorize
  * them: with different offsets into arrays that might be the same it keeps them scalar, 3 to 4
- * times slower at 100 floats. Allocates nothing.
+ * times slower at 100 floats. Dot products are summed in four partial sums
+ * ({@link FloatVectors#dot}). Allocates nothing.
  */
 final class SgnsKernel {
     private final int dim;
@@ -71,7 +74,7 @@ final class SgnsKernel {
         float[] e = inputStep;
         float[] t = target;
         System.arraycopy(out, offset, t, 0, dim);
-        float f = dot(v, 0, t, 0, dim);
+        float f = FloatVectors.dot(v, 0, t, 0, dim);
         float g = lr * (label - Sigmoid.sigmoid(f));
         for (int k = 0; k < dim; k++) {
             float tk = t[k];
@@ -88,19 +91,10 @@ final class SgnsKernel {
      */
     static double loss(float[] in, int inOffset, float[] out, int contextOffset, int[] negativeOffsets,
                        int negatives, int dim) {
-        double loss = -Sigmoid.logSigmoid(dot(in, inOffset, out, contextOffset, dim));
+        double loss = -Sigmoid.logSigmoid(FloatVectors.dot(in, inOffset, out, contextOffset, dim));
         for (int j = 0; j < negatives; j++) {
-            loss -= Sigmoid.logSigmoid(-dot(in, inOffset, out, negativeOffsets[j], dim));
+            loss -= Sigmoid.logSigmoid(-FloatVectors.dot(in, inOffset, out, negativeOffsets[j], dim));
         }
         return loss;
-    }
-
-    /** The dot product of {@code dim} floats of {@code a} from {@code aOffset} and of {@code b} from {@code bOffset}. */
-    static float dot(float[] a, int aOffset, float[] b, int bOffset, int dim) {
-        float sum = 0;
-        for (int k = 0; k < dim; k++) {
-            sum += a[aOffset + k] * b[bOffset + k];
-        }
-        return sum;
     }
 }

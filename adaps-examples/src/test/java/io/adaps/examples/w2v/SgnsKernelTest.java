@@ -71,13 +71,6 @@ class SgnsKernelTest {
                 .isCloseTo(3 * Math.log(2), offset(1e-6));
     }
 
-    @Test
-    void dotIsTheDotProductAtTheOffsets() {
-        float[] a = {9, 1, 2, 3};
-        float[] b = {4, 5, 6, 9, 9};
-        assertThat(SgnsKernel.dot(a, 1, b, 0, 3)).isEqualTo(1 * 4 + 2 * 5 + 3 * 6);
-    }
-
     private static float[] randomVectors(int rows, SplittableRandom random) {
         float[] vectors = new float[rows * DIM];
         for (int i = 0; i < vectors.length; i++) {
