@@ -14,9 +14,9 @@ public final class FloatVectors {
      *
      * <p>Why four: C2 (Java 17) keeps a float sum in order in one register, since reordering float
      * additions changes the result, so a plain loop is a chain of {@code length} dependent
-     * additions, each waiting for the one before (4 cycles on current x86). Four chains run side by
-     * side; the result differs from the sequential sum by rounding only. The word2vec kernel spent
-     * a quarter of its time in the sequential sum (async-profiler).
+     * additions, each waiting for the one before. Four chains run side by side; the result differs
+     * from the sequential sum by rounding only. The word2vec kernel spent a quarter of its time in
+     * the sequential sum (async-profiler).
      */
     public static float dot(float[] a, int aOffset, float[] b, int bOffset, int length) {
         float s0 = 0;
