@@ -11,10 +11,12 @@ import org.junit.jupiter.api.Test;
 import io.adaps.api.AdaPS;
 import io.adaps.api.Table;
 import io.adaps.api.TableSpec;
+import io.adaps.api.TableView;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.cluster.ClusterFixture;
 import io.adaps.cluster.TestCluster;
+import io.adaps.placement.HomePlacement;
 import io.adaps.store.SlotKind;
 import io.adaps.testing.Await;
 import io.adaps.testing.Concurrently;
@@ -70,6 +72,45 @@ class ManagerDecisionTest {
                     .as("relocated rows stay where they are").isTrue();
             assertThat(nodes[2].metrics().replication().replicasDropped()
                     + nodes[3].metrics().replication().replicasDropped()).isPositive();
+        }
+    }
+
+    /**
+     * Issue 13 (a CI run of {@link BatchedReadsTest} whose rows never moved): the home's decision
+     * reaches the node while its keys linger between two intents of a worker that signals one
+     * clock at a time. The next intent resumes them without a word to the home, so the node must
+     * carry the decision out: the home never sends it again.
+     */
+    @Test
+    void issue13PlacementReachingKeysBetweenTwoIntentsIsCarriedOut() throws Exception {
+        try (TestCluster cluster = ClusterFixture.inJvm().cluster(2,
+                b -> b.table(TableSpec.of("t", ROWS, 2)).technique(Technique.ADAPTIVE))) {
+            AdaPS user = cluster.node(1);
+            Table table = user.table("t");
+            long[] used = rows(0, 10);
+            assertThat(all(used, row -> Internals.kindOf(cluster.node(0), table, row) == SlotKind.OWNED))
+                    .as("rows 0..9 homed at node 0").isTrue();
+            try (Worker worker = user.worker()) {
+                TableView view = worker.table("t");
+                // The manager takes the intent in at once (the worker wakes it), and the intent ends
+                // before the home's deferred decision arrives: the keys linger (a second at least) then.
+                view.intent(used, 0, 1);
+                Thread.sleep(HomePlacement.DECISION_DELAY_MILLIS / 5);
+                worker.advanceClock();
+                Thread.sleep(4L * HomePlacement.DECISION_DELAY_MILLIS);
+                float[] values = new float[2];
+                long deadline = System.nanoTime() + PLACED_WITHIN.toNanos();
+                for (long clock = 1; !all(used, row -> Internals.kindOf(user, table, row) == SlotKind.OWNED); clock++) {
+                    assertThat(System.nanoTime()).as("rows 0..9 relocated to node 1 within %s", PLACED_WITHIN)
+                            .isLessThan(deadline);
+                    view.intent(used, clock, clock + 1);
+                    for (long row : used) {
+                        view.pull(row, values, 0); // a call per row: the manager places keys read so
+                    }
+                    Thread.sleep(2);
+                    worker.advanceClock();
+                }
+            }
         }
     }
 
