@@ -59,7 +59,9 @@ import io.adaps.util.BoundedWait;
  *   <li>Replicas are synchronized in rounds ({@link ReplicaSync}, {@link SyncAgent}) while
  *       replicas exist, at once when a worker waits in {@link io.adaps.api.Worker#waitSync()}, and
  *       otherwise paced so that rounds take at most a quarter of the manager thread's time
- *       ({@link #SYNC_SHARE}), and at least {@value #ROUND_INTERVAL_MICROS} microseconds apart. A
+ *       ({@link #SYNC_SHARE}), and at least {@value #ROUND_INTERVAL_MICROS} microseconds apart
+ *       (under an eager model, rounds follow the watermark's rises, and a paced one runs only after
+ *       {@value #EAGER_ROUND_INTERVAL_MILLIS} ms without a round). A
  *       replica whose key was let go is flushed and dropped at the end of the next round.</li>
  *   <li>Sampling pools are refilled in the background ({@link PoolAgent}).</li>
  * </ol>
@@ -78,7 +80,13 @@ import io.adaps.util.BoundedWait;
  */
 public final class AdaptiveManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveManager.class);
-    static final int ROUND_INTERVAL_MICROS = 1000;
+    /** The least time between a round and a paced one (but under an eager model). */
+    public static final int ROUND_INTERVAL_MICROS = 1000;
+    /**
+     * Under an eager model, the least time between a round and a paced one: its rounds follow the
+     * watermark's rises, and paced ones are the fallback for clocks that stand still.
+     */
+    public static final int EAGER_ROUND_INTERVAL_MILLIS = 20;
     /** The largest share of the manager thread's time that synchronization rounds take. */
     static final double SYNC_SHARE = 0.25;
     static final int MIN_LINGER_MILLIS = 1000;

@@ -116,6 +116,11 @@ final class ReplicaSync {
         return requested > completed || !dropping.isEmpty() || replicasHeld() > 0;
     }
 
+    /** Whether some table is refreshed eagerly ({@link ClusterClocks#isEager()}). */
+    boolean eager() {
+        return clocks.isEager();
+    }
+
     /**
      * Whether an eager model wants a round: the watermark passed the tag of the last round, so
      * owners hold updates this node's replicas do not reflect yet.

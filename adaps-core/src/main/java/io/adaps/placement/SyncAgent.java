@@ -13,7 +13,12 @@ import io.adaps.rpc.Requester;
  * The manager's synchronization duty: runs a {@link ReplicaSync} round at once when a worker
  * waits for one or, under an eager model, when the watermark passed the last round's, and
  * otherwise while replicas exist (or wait to be dropped), paced by {@link RoundPacing}; each
- * round's duration feeds the {@link ActionWindow}. Manager thread.
+ * round's duration feeds the {@link ActionWindow}. Under an eager model the watermark's rises set
+ * the rhythm, once per clock of the slowest worker, and a paced round runs only after
+ * {@value AdaptiveManager#EAGER_ROUND_INTERVAL_MILLIS} ms without one, so that replicas still
+ * converge when the clocks stand still: rounds paced in between added a third to the rounds of MF
+ * on two nodes and a tenth to their manager's and transport's time, and bought no quality.
+ * Manager thread.
  */
 final class SyncAgent implements Agent {
     private final ReplicaSync sync;
@@ -21,8 +26,7 @@ final class SyncAgent implements Agent {
     private final ActionWindow window;
     private final NanoClock clock;
     private final LongPredicate wanted;
-    private final RoundPacing pacing = new RoundPacing(AdaptiveManager.SYNC_SHARE,
-            TimeUnit.MICROSECONDS.toNanos(AdaptiveManager.ROUND_INTERVAL_MICROS));
+    private final RoundPacing pacing;
 
     /** @param wanted whether a replica marked for dropping is wanted again (then it stays) */
     SyncAgent(ReplicaSync sync, Requester requester, ActionWindow window, NanoClock clock, LongPredicate wanted) {
@@ -31,6 +35,10 @@ final class SyncAgent implements Agent {
         this.window = window;
         this.clock = clock;
         this.wanted = wanted;
+        long interval = sync.eager()
+                ? TimeUnit.MILLISECONDS.toNanos(AdaptiveManager.EAGER_ROUND_INTERVAL_MILLIS)
+                : TimeUnit.MICROSECONDS.toNanos(AdaptiveManager.ROUND_INTERVAL_MICROS);
+        this.pacing = new RoundPacing(AdaptiveManager.SYNC_SHARE, interval);
     }
 
     @Override

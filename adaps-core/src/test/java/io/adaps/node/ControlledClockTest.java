@@ -14,12 +14,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.Consistency;
 import io.adaps.api.Table;
 import io.adaps.api.TableSpec;
 import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.api.transport.InJvmNetwork;
 import io.adaps.api.transport.InJvmTransport;
+import io.adaps.placement.AdaptiveManager;
 import io.adaps.placement.HomePlacement;
 import io.adaps.store.SlotKind;
 import io.adaps.testing.Concurrently;
@@ -43,6 +45,10 @@ class ControlledClockTest {
     }
 
     private void start(int count) throws InterruptedException {
+        start(count, Consistency.asp());
+    }
+
+    private void start(int count, Consistency consistency) throws InterruptedException {
         InJvmNetwork network = new InJvmNetwork();
         List<String> addresses = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -51,7 +57,7 @@ class ControlledClockTest {
         AdaPS[] started = new AdaPS[count];
         try {
             Concurrently.run(count, Duration.ofSeconds(30), id -> started[id] = NodeBootstrap.start(AdaPS.builder()
-                    .table(TableSpec.of("t", 30, 2)).technique(Technique.ADAPTIVE).nodeId(id).peers(addresses)
+                    .table(TableSpec.of("t", 30, 2).withConsistency(consistency)).technique(Technique.ADAPTIVE).nodeId(id).peers(addresses)
                     .transport(new InJvmTransport(network)).settings(), clock));
         } finally {
             for (AdaPS node : started) {
@@ -109,6 +115,48 @@ class ControlledClockTest {
         for (Worker worker : workers) {
             worker.close();
         }
+    }
+
+    /**
+     * Issue 13: under an eager model the watermark's rises run the rounds, and a paced round only
+     * comes after {@link AdaptiveManager#EAGER_ROUND_INTERVAL_MILLIS} ms without one; under the
+     * others rounds are paced at least {@link AdaptiveManager#ROUND_INTERVAL_MICROS} us apart.
+     * Replicas held, clocks standing: moving the node's clock by the short interval runs a round
+     * under {@code asp}, not under {@code essp}, and the eager interval runs one.
+     */
+    @Test
+    void issue13EagerModelPacesRoundsOnlyAfterItsLongerInterval() throws Exception {
+        for (Consistency consistency : new Consistency[] {Consistency.asp(), Consistency.essp(4)}) {
+            start(3, consistency);
+            Table table = nodes.get(0).table("t");
+            long[] rows = {4, 5}; // homed at node 0, used by nodes 1 and 2 together: replicated there
+            Worker[] workers = {nodes.get(1).worker(), nodes.get(2).worker()};
+            for (Worker worker : workers) {
+                worker.table("t").intent(rows, 0, 1_000);
+            }
+            awaitTrue("replicas on nodes 1 and 2", () -> allHeldAs(SlotKind.REPLICA, table, rows, 1, 2));
+            Thread.sleep(STILL_MILLIS); // the rounds due at the replicas' creation run
+            long settled = rounds(1);
+            Thread.sleep(STILL_MILLIS);
+            assertThat(rounds(1)).as("%s: rounds while the clock stands", consistency).isEqualTo(settled);
+
+            clock.advance(TimeUnit.MICROSECONDS.toNanos(2 * AdaptiveManager.ROUND_INTERVAL_MICROS));
+            if (consistency.isEager()) {
+                Thread.sleep(STILL_MILLIS);
+                assertThat(rounds(1)).as("%s: rounds 2 ms after the last", consistency).isEqualTo(settled);
+                clock.advance(TimeUnit.MILLISECONDS.toNanos(AdaptiveManager.EAGER_ROUND_INTERVAL_MILLIS));
+            }
+            awaitTrue(consistency + ": a paced round", () -> rounds(1) > settled);
+            for (Worker worker : workers) {
+                worker.close();
+            }
+            close();
+            nodes.clear();
+        }
+    }
+
+    private long rounds(int node) {
+        return nodes.get(node).metrics().replication().syncRounds();
     }
 
     private boolean allOwnedBy(int node, Table table, long[] rows) {
