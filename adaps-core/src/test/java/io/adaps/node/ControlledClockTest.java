@@ -36,6 +36,8 @@ class ControlledClockTest {
     private static final AtomicInteger PORTS = new AtomicInteger(50_000);
     /** Real time the test lets pass to show that nothing happens while the clock stands still. */
     private static final long STILL_MILLIS = 300;
+    /** Rows homed at node 0 that nodes 1 and 2 use together: replicated there. */
+    private static final long[] SHARED_ROWS = {4, 5};
     private final CachedNanoClock clock = new CachedNanoClock();
     private final List<AdaPS> nodes = new ArrayList<>();
 
@@ -90,18 +92,14 @@ class ControlledClockTest {
     void aReplicaWhoseIntentEndedLingersUntilTheNodesClockMovesOn() throws Exception {
         start(3);
         Table table = nodes.get(0).table("t");
-        long[] rows = {4, 5}; // homed at node 0, used by nodes 1 and 2 together: replicated there
-        Worker[] workers = {nodes.get(1).worker(), nodes.get(2).worker()};
-        for (Worker worker : workers) {
-            worker.table("t").intent(rows, 0, 1);
-        }
-        awaitTrue("replicas on nodes 1 and 2", () -> allHeldAs(SlotKind.REPLICA, table, rows, 1, 2));
+        Worker[] workers = replicateOnNodes1And2(table, 1);
 
         for (Worker worker : workers) {
             worker.advanceClock(); // the intents end: the keys linger
         }
         Thread.sleep(STILL_MILLIS);
-        assertThat(allHeldAs(SlotKind.REPLICA, table, rows, 1, 2)).as("replicas kept while the clock stands").isTrue();
+        assertThat(allHeldAs(SlotKind.REPLICA, table, SHARED_ROWS, 1, 2)).as("replicas kept while the clock stands")
+                .isTrue();
 
         // Past the longest linger, and again every half second: on a busy machine a manager may
         // take in the intents' end only after the jump, and then lingers from there.
@@ -110,7 +108,7 @@ class ControlledClockTest {
             if (checks[0]++ % 100 == 0) {
                 clock.advance(TimeUnit.SECONDS.toNanos(6));
             }
-            return allHeldAs(null, table, rows, 1, 2);
+            return allHeldAs(null, table, SHARED_ROWS, 1, 2);
         });
         for (Worker worker : workers) {
             worker.close();
@@ -128,13 +126,7 @@ class ControlledClockTest {
     void issue13EagerModelPacesRoundsOnlyAfterItsLongerInterval() throws Exception {
         for (Consistency consistency : new Consistency[] {Consistency.asp(), Consistency.essp(4)}) {
             start(3, consistency);
-            Table table = nodes.get(0).table("t");
-            long[] rows = {4, 5}; // homed at node 0, used by nodes 1 and 2 together: replicated there
-            Worker[] workers = {nodes.get(1).worker(), nodes.get(2).worker()};
-            for (Worker worker : workers) {
-                worker.table("t").intent(rows, 0, 1_000);
-            }
-            awaitTrue("replicas on nodes 1 and 2", () -> allHeldAs(SlotKind.REPLICA, table, rows, 1, 2));
+            Worker[] workers = replicateOnNodes1And2(nodes.get(0).table("t"), 1_000);
             Thread.sleep(STILL_MILLIS); // the rounds due at the replicas' creation run
             long settled = rounds(1);
             Thread.sleep(STILL_MILLIS);
@@ -153,6 +145,16 @@ class ControlledClockTest {
             close();
             nodes.clear();
         }
+    }
+
+    /** Workers of nodes 1 and 2 signal intent for {@link #SHARED_ROWS}, replicated there: returns them. */
+    private Worker[] replicateOnNodes1And2(Table table, long toClock) throws InterruptedException {
+        Worker[] workers = {nodes.get(1).worker(), nodes.get(2).worker()};
+        for (Worker worker : workers) {
+            worker.table("t").intent(SHARED_ROWS, 0, toClock);
+        }
+        awaitTrue("replicas on nodes 1 and 2", () -> allHeldAs(SlotKind.REPLICA, table, SHARED_ROWS, 1, 2));
+        return workers;
     }
 
     private long rounds(int node) {
