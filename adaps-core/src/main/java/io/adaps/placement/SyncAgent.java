@@ -16,8 +16,8 @@ import io.adaps.rpc.Requester;
  * round's duration feeds the {@link ActionWindow}. Under an eager model the watermark's rises set
  * the rhythm, once per clock of the slowest worker, and a paced round runs only after
  * {@value AdaptiveManager#EAGER_ROUND_INTERVAL_MILLIS} ms without one, so that replicas still
- * converge when the clocks stand still: rounds paced in between added a third to the rounds of MF
- * on two nodes and a tenth to their manager's and transport's time, and bought no quality.
+ * converge when the clocks stand still: rounds paced in between added a quarter to the rounds of
+ * MF on two nodes and 7% to their manager's and transport's time, and bought no quality.
  * Manager thread.
  */
 final class SyncAgent implements Agent {
