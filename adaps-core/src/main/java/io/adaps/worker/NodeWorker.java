@@ -127,6 +127,11 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     private final WorkerClock clockCell;
     /** Whether this worker takes part in the consistency bounds ({@link io.adaps.api.AdaPS#unclockedWorker()}). */
     private final boolean clocked;
+    /**
+     * Per table, the clock that a replica read now must reflect ({@link #need}), set with the
+     * clock: every read of a replica checks it, on the training thread's hottest path.
+     */
+    private final long[] needs;
     /** A clock boundary whose calls were still open when it was passed, and the last ticket before it; 0: none. */
     private long boundaryClock;
     private long boundaryTicket;
@@ -166,6 +171,8 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         this.clocks = services.clocks();
         this.clocked = clocked;
         this.clockCell = clocked ? clocks.register() : clocks.unclocked();
+        this.needs = new long[context.tables().size()];
+        setNeeds();
         this.views = new NodeTableView[context.tables().size()];
         for (Table table : context.tables()) {
             views[table.id()] = new NodeTableView(this, table);
@@ -252,6 +259,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         }
         long next = clock + 1;
         clock = next;
+        setNeeds();
         clockCell.advanceTo(next);
         flushThrough(next);
         clocks.update();
@@ -473,7 +481,13 @@ public final class NodeWorker extends AbstractAccess implements Worker {
      * the table's staleness bound, or {@code Long.MIN_VALUE} (any replica will do).
      */
     private long need(int table) {
-        return clocked && clocks.isBounded(table) ? clock - clocks.bound(table) : Long.MIN_VALUE;
+        return needs[table];
+    }
+
+    private void setNeeds() {
+        for (int t = 0; t < needs.length; t++) {
+            needs[t] = clocked && clocks.isBounded(t) ? clock - clocks.bound(t) : Long.MIN_VALUE;
+        }
     }
 
     private static void checkAdditive(Table table) {
