@@ -80,7 +80,7 @@ import io.adaps.util.BoundedWait;
  */
 public final class AdaptiveManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveManager.class);
-    /** The least time between a round and a paced one (but under an eager model). */
+    /** The least time between a round and a paced one, under every model but an eager one. */
     public static final int ROUND_INTERVAL_MICROS = 1000;
     /**
      * Under an eager model, the least time between a round and a paced one: its rounds follow the

@@ -126,7 +126,7 @@ final class ReplicaSync {
      * owners hold updates this node's replicas do not reflect yet.
      */
     boolean eagerlyDue() {
-        return clocks.isEager() && replicasHeld() > 0 && clocks.watermark() > lastTag;
+        return eager() && replicasHeld() > 0 && clocks.watermark() > lastTag;
     }
 
     /**

@@ -59,8 +59,8 @@ class ControlledClockTest {
         AdaPS[] started = new AdaPS[count];
         try {
             Concurrently.run(count, Duration.ofSeconds(30), id -> started[id] = NodeBootstrap.start(AdaPS.builder()
-                    .table(TableSpec.of("t", 30, 2).withConsistency(consistency)).technique(Technique.ADAPTIVE).nodeId(id).peers(addresses)
-                    .transport(new InJvmTransport(network)).settings(), clock));
+                    .table(TableSpec.of("t", 30, 2).withConsistency(consistency)).technique(Technique.ADAPTIVE)
+                    .nodeId(id).peers(addresses).transport(new InJvmTransport(network)).settings(), clock));
         } finally {
             for (AdaPS node : started) {
                 if (node != null) {
