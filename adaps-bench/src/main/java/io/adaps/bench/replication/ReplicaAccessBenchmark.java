@@ -43,6 +43,14 @@ import io.adaps.bench.loopback.LoopbackNodes;
  * uniformly random rows of one half or the other ({@code pullReplica}/{@code pushReplica}/
  * {@code updateInPlaceReplica} against {@code pullOwned}/{@code pushOwned}/{@code updateInPlaceOwned});
  * the key sequences are drawn ahead of time, so the measured loop allocates nothing of its own.
+ * {@code updateInPlaceMixed} steps pairs of rows drawn from the whole table, each owned or a
+ * replica at random (a cluster node of MF's Hogwild plan steps its columns so), and
+ * {@code updateInPlaceAlternating} the same rows of both kinds in a fixed pattern (pairs of owned
+ * rows and pairs of replicas by turns): the difference is the processor mispredicting which
+ * path a row takes (on the machine of {@code docs/benchmarks.md}, 62 ns per step of pairs of
+ * random kind at {@code valueLength} 8 against 45 ns alternating, and 40 and 46 ns for owned rows
+ * and replicas alone; issue 13), which is why the {@code mf} example groups each batch's entries by
+ * their column's home node.
  *
  * <p>Why it matters: selective replication only pays off if accessing a replica is nearly as cheap
  * as accessing an owned row (the remote access it replaces costs tens of microseconds, see
@@ -93,6 +101,9 @@ public class ReplicaAccessBenchmark {
         /** Rows node 1 holds as replicas (home: node 0), and rows it owns. */
         long[] replicaKeys;
         long[] ownedKeys;
+        /** Rows of either kind at random, and rows of the two kinds by turns (owned at even places). */
+        long[] mixedKeys;
+        long[] alternatingKeys;
         float[] buffer;
         int cursor;
 
@@ -112,6 +123,11 @@ public class ReplicaAccessBenchmark {
             long half = nodes.firstRowOf(1);
             replicaKeys = keys(0, half, 1);
             ownedKeys = keys(half, ROWS, 2);
+            mixedKeys = keys(0, ROWS, 3);
+            alternatingKeys = new long[KEY_SEQUENCE];
+            for (int i = 0; i < KEY_SEQUENCE; i++) {
+                alternatingKeys[i] = (i & 1) == 0 ? ownedKeys[i] : replicaKeys[i];
+            }
             buffer = new float[batch * valueLength];
             Arrays.fill(buffer, 1e-6f);
         }
@@ -179,6 +195,16 @@ public class ReplicaAccessBenchmark {
     @Benchmark
     public int updateInPlaceReplica(Access access) {
         return updateInPlace(access, access.replicaKeys);
+    }
+
+    @Benchmark
+    public int updateInPlaceMixed(Access access) {
+        return updateInPlace(access, access.mixedKeys);
+    }
+
+    @Benchmark
+    public int updateInPlaceAlternating(Access access) {
+        return updateInPlace(access, access.alternatingKeys);
     }
 
     @Benchmark

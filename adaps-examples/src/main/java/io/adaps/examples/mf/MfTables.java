@@ -2,6 +2,7 @@ package io.adaps.examples.mf;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.Initializers;
+import io.adaps.api.Partitioning;
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRules;
 import io.adaps.examples.Seeds;
@@ -46,11 +47,13 @@ public final class MfTables {
     }
 
     /**
-     * A node builder that declares both factor tables for a {@code numRows x numCols} matrix; add
-     * more tables or the cluster's settings before {@link AdaPS.Builder#build()}.
+     * A node builder that declares both factor tables for a {@code numRows x numCols} matrix, homed
+     * by {@link Partitioning#RANGE} (the homes {@link MfTrainer} groups its batches by); add more
+     * tables or the cluster's settings before {@link AdaPS.Builder#build()}.
      */
     public static AdaPS.Builder builder(int numRows, int numCols, int rank, long seed) {
         return AdaPS.builder()
+                .partitioning(Partitioning.RANGE)
                 .table(rowSpec(numRows, rank, seed))
                 .table(colSpec(numCols, rank, seed));
     }

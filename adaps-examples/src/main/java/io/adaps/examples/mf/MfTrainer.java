@@ -6,6 +6,7 @@ import static io.adaps.examples.Checks.checkPositive;
 import java.util.function.LongConsumer;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.Partitioning;
 import io.adaps.api.Table;
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
@@ -177,7 +178,8 @@ public final class MfTrainer implements AutoCloseable {
     }
 
     /**
-     * Hogwild with intent signals over {@code train} (this node's entries, in their order): thread
+     * Hogwild with intent signals over {@code train} (this node's entries, in their order, but
+     * on a cluster each batch's entries grouped by their column's home node, {@link ColumnRuns}): thread
      * {@code t} trains the chunks of its share of {@link IntentSchedule} in order, one step and one
      * clock tick of its worker per chunk, and ticks empty steps after its last chunk up to the
      * epoch's steps, the clocks every worker ticks per epoch ({@link #alignClocks}). Intents go per
@@ -200,7 +202,10 @@ public final class MfTrainer implements AutoCloseable {
     SteppedEpoch withIntent(MfData train, StepScales scales) {
         checkFits(train);
         checkNotNull(scales, "scales");
-        IntentSchedule schedule = new IntentSchedule(train, pool.threads(), batchSize);
+        int nodes = node.clusterSize();
+        MfData ordered = ColumnRuns.grouped(train, pool.threads(), batchSize, nodes,
+                col -> Partitioning.RANGE.home(colTable, col, nodes));
+        IntentSchedule schedule = new IntentSchedule(ordered, pool.threads(), batchSize);
         if (chunkKeys == null) {
             chunkKeys = new ChunkKeys[pool.threads()];
             for (int t = 0; t < chunkKeys.length; t++) {
