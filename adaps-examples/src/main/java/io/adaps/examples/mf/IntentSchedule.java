@@ -19,25 +19,34 @@ import static io.adaps.examples.Checks.checkPositive;
 final class IntentSchedule {
     /**
      * Mini-batches per chunk, i.e. per clock tick. An intent names the distinct rows and columns of
-     * its chunks once, however often their entries use them: on the default data a chunk of 64
-     * batches (65,536 entries) has a few thousand distinct keys, so intents cost a few percent of
+     * its chunks once, however often their entries use them: on the default data a chunk of 128
+     * batches (131,072 entries) has a few thousand distinct keys, so intents cost a few percent of
      * the pulls and pushes of the chunk, which name each key once per batch. Much smaller chunks
      * would signal nearly every key of every batch (the keys of one batch are mostly distinct), much
      * larger ones would ask the library to place keys long before they are used and to keep them
-     * there after. Not a flag: ADAPTIVE needs no tuning.
+     * there after. The clock is also what the consistency model counts: under the examples'
+     * {@code essp:4} each rise of the cluster's slowest clock starts a synchronization round, and a
+     * worker 4 clocks ahead of it waits. With chunks of 64 batches (a clock every 8 ms on 2 pinned
+     * nodes) the rounds came faster than they completed: 306-329 rounds per node in 10 epochs and
+     * 0.20-0.39 s of waits for the slowest worker; with 128, 211-222 rounds and 0.09-0.15 s, epochs
+     * 9% shorter in the median of 4 pairs (8-17% on the sparse and uniform shapes of
+     * docs/benchmarks-shapes.md, the same on the tall and skewed ones) at the same test RMSE (within
+     * 0.1% on every shape), and the single node as fast as before (issue 13). Not a flag: ADAPTIVE
+     * needs no tuning.
      */
-    static final int BATCHES_PER_CHUNK = 64;
+    static final int BATCHES_PER_CHUNK = 128;
     /**
      * Chunks per intent signal: one signal names the distinct rows and columns of this many chunks,
-     * for their clocks. Signals per chunk had each node's manager track about 230,000 keys per epoch
-     * of the default data on 2 nodes (most of them the same hot keys chunk after chunk), half of
-     * what the manager thread did, on the processor the training thread shares; in groups of 8 the
-     * manager takes 0.026 s of a node's processor per epoch against 0.039 s (medians of 5 runs in
-     * turns, 2 pinned nodes), the test RMSE is the same and nearly every access still local (the
-     * library's keys linger a second or more after their intents end, so a key used in one chunk
-     * of a group was held that long anyway). Not a flag: ADAPTIVE needs no tuning.
+     * for their clocks. Signals per chunk (of 64 batches) had each node's manager track about
+     * 230,000 keys per epoch of the default data on 2 nodes (most of them the same hot keys chunk
+     * after chunk), half of what the manager thread did, on the processor the training thread
+     * shares; in groups of 8 such chunks the manager takes 0.026 s of a node's processor per epoch
+     * against 0.039 s (medians of 5 runs in turns, 2 pinned nodes), the test RMSE is the same and
+     * nearly every access still local (the library's keys linger a second or more after their
+     * intents end, so a key used in one chunk of a group was held that long anyway). Groups of 4
+     * chunks of 128 batches name the same 512 batches. Not a flag: ADAPTIVE needs no tuning.
      */
-    static final int CHUNKS_PER_INTENT = 8;
+    static final int CHUNKS_PER_INTENT = 4;
 
     private final MfData entries;
     private final int threads;

@@ -47,7 +47,7 @@ class MfTrainerTest {
                 reports.incrementAndGet();
             });
             assertThat(reported.get()).isEqualTo(train.size());
-            // Two shares of 60,000 entries, each reported in steps of 65,536: one report per share.
+            // Two shares of 60,000 entries, each reported once per chunk of 131,072: one report per share.
             assertThat(reports.get()).isEqualTo(2);
         }
     }
