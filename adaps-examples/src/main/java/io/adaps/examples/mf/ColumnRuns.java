@@ -70,7 +70,9 @@ final class ColumnRuns {
     /** Copies entries {@code [from, to)} of {@code data} to the same places of the arrays, grouped by home. */
     private static void group(MfData data, int from, int to, int[] homeOf, int[] starts, int[] rows, int[] cols,
                               float[] values) {
+        int[] inRows = data.rows();
         int[] inCols = data.cols();
+        float[] inValues = data.values();
         Arrays.fill(starts, 0);
         for (int i = from; i < to; i++) {
             starts[homeOf[inCols[i]] + 1]++;
@@ -81,9 +83,9 @@ final class ColumnRuns {
         }
         for (int i = from; i < to; i++) {
             int at = starts[homeOf[inCols[i]]]++;
-            rows[at] = data.rows()[i];
+            rows[at] = inRows[i];
             cols[at] = inCols[i];
-            values[at] = data.values()[i];
+            values[at] = inValues[i];
         }
     }
 }
