@@ -43,8 +43,20 @@ import it.unimi.dsi.fastutil.longs.Long2LongLinkedOpenHashMap;
  * within {@value #HANDOFF_DELAYS} decision delays (the earlier node may lag far behind), or a start
  * overlaps the clocks of a node with intent. Concurrent use gets replicas, as the rule above says;
  * a waiting node that has one still gets the parameter (the replica becomes the owner) when the
- * node before it lets go. Clocks are the workers' logical clocks, which the cluster keeps
- * comparable (the consistency models bound how far they drift apart).
+ * node before it lets go.
+ *
+ * <p>Clocks are the workers' logical clocks, and only the parameter's consistency model says how
+ * far apart in them the nodes may be at one time. So intents form sequences only under a model
+ * that keeps the nodes' clocks in step ({@code bsp}), as nodes that take turns do (the blocked
+ * schedule ends each sub-epoch at a barrier). Under a stale model ({@code ssp}, {@code essp}) a node
+ * may start clock {@code c} while another is at {@code c - s}, and under {@code asp} at any clock:
+ * intents in clocks {@code [4, 8)} and {@code [8, 12)} on two nodes of a Hogwild schedule are used
+ * at the same time whenever the second runs ahead. Even intents the bound apart were no turns
+ * there but the tail of a skewed distribution, used now on one node, now on the other: a
+ * parameter handed on is let go without lingering, so each use moved it again (and waited for
+ * its decision), every epoch, while a replica lingers and costs only its version while idle
+ * (issue 13, the skewed MF shape under {@code essp:4}: sequences at any distance 0.29-0.32 s per
+ * epoch, at the bound or more apart 0.26-0.32 s, none 0.21-0.23 s, as fast as replicating everything).
  *
  * <h2>Deferred relocations</h2>
  * A relocation for an {@link Technique#ADAPTIVE} node's intent on a parameter nobody else intends
@@ -121,13 +133,17 @@ public final class HomeIntents {
     private final Long2LongLinkedOpenHashMap handoffsDue = new Long2LongLinkedOpenHashMap();
     private final long delayNanos;
     private final long handoffNanos;
+    /** Per key: whether its consistency model keeps the nodes' clocks in step, so that intents may form sequences. */
+    private final LongPredicate inStep;
 
     /**
      * Intents of a cluster of {@code clusterSize} nodes, at most {@value #MAX_NODES};
      * {@code delayNanos} (0 for none) defers relocations for adaptive nodes' intents, and a
-     * hand-off not done within {@value #HANDOFF_DELAYS} times that gives the waiting node a replica.
+     * hand-off not done within {@value #HANDOFF_DELAYS} times that gives the waiting node a replica;
+     * {@code inStep} tells per key whether its consistency model keeps the nodes' clocks in step
+     * ({@code bsp}): only then do intents one after the other form sequences.
      */
-    public HomeIntents(int clusterSize, long delayNanos) {
+    public HomeIntents(int clusterSize, long delayNanos, LongPredicate inStep) {
         if (clusterSize < 1 || clusterSize > MAX_NODES) {
             throw new IllegalArgumentException("clusterSize=" + clusterSize + " (expected 1.." + MAX_NODES + ")");
         }
@@ -137,6 +153,7 @@ public final class HomeIntents {
         this.clusterSize = clusterSize;
         this.delayNanos = delayNanos;
         this.handoffNanos = delayNanos * HANDOFF_DELAYS;
+        this.inStep = inStep;
         int initial = 64;
         this.nodeBits = new long[initial];
         this.holder = new int[initial];
@@ -184,7 +201,7 @@ public final class HomeIntents {
         boolean wasDeferred = !deferred.isEmpty() && deferred.containsKey(key);
         // A sequence: one other node, or several already in one, none of whose clocks overlap these.
         if (technique == Technique.ADAPTIVE && (Long.bitCount(before) == 1 || waiting[slot] != NONE)
-                && disjoint(base, before, from, to)) {
+                && disjoint(base, before, from, to) && inStep.test(key)) {
             if (wasDeferred) {
                 deferred.remove(key);
             }

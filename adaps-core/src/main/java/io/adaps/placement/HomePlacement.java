@@ -48,8 +48,12 @@ public final class HomePlacement implements Agent {
         this.context = context;
         this.relocator = relocator;
         this.clock = context.clock();
+        boolean[] inStep = new boolean[context.tables().size()];
+        for (Table table : context.tables()) {
+            inStep[table.id()] = table.spec().consistency().staleness() == 0;
+        }
         this.intents = new HomeIntents(Math.min(context.clusterSize(), HomeIntents.MAX_NODES),
-                defers ? TimeUnit.MILLISECONDS.toNanos(DECISION_DELAY_MILLIS) : 0);
+                defers ? TimeUnit.MILLISECONDS.toNanos(DECISION_DELAY_MILLIS) : 0, key -> inStep[RowKey.table(key)]);
         this.batchers = new BatcherPool(context.clusterSize(), context.config().maxMessageBytes());
         this.sender = context.peers()::sendQuietly;
         relocator.onGrant(this::onGranted);

@@ -14,9 +14,9 @@ import io.adaps.testing.Property;
 
 /**
  * Issue 13's promise at a key's home: nodes that use a key one after the other (their
- * {@link Technique#ADAPTIVE} intents' clocks disjoint) never get a replica of it, whatever order
- * their starts reach the home in, and the key is always with the earliest use that has begun and
- * not ended. The starts may come any time before their use ends (a node announces them a window
+ * {@link Technique#ADAPTIVE} intents' clocks disjoint, under {@code bsp}) never get a replica of
+ * it, whatever order their starts reach the home in, and the key is always with the earliest use
+ * that has begun and not ended. The starts may come any time before their use ends (a node announces them a window
  * ahead, and messages from different nodes overtake each other); a node's end comes before its next
  * start; the uses end in their order (a use begins only once the one before it has ended); every
  * release is carried out (no overlap, no hand-off left waiting). Decisions take effect at once.
@@ -69,7 +69,7 @@ class HomeIntentsProperties {
                 owner[0] = target;
             }
         };
-        HomeIntents intents = new HomeIntents(scenario.nodes(), 0);
+        HomeIntents intents = new HomeIntents(scenario.nodes(), 0, key -> true);
         boolean[] started = new boolean[uses.size()];
         int ended = 0; // uses before this one have ended
         while (ended < uses.size()) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongPredicate;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +15,8 @@ import io.adaps.api.Technique;
 class HomeIntentsTest {
     private static final long KEY = 7;
     private static final int HOME = 0;
+    /** Keys of tables whose nodes' clocks are kept in step ({@code bsp}). */
+    private static final LongPredicate IN_STEP = key -> true;
     private final List<String> decided = new ArrayList<>();
     private final HomeIntents.Decisions record = (key, action, target, clock) -> decided.add(switch (action) {
         case HomeIntents.RELOCATE -> "relocate " + key + " to " + target;
@@ -34,7 +37,7 @@ class HomeIntentsTest {
 
     @Test
     void intentOnOneNodeMovesTheKeyThereAtOnceWithoutDelay() {
-        HomeIntents intents = new HomeIntents(4, 0);
+        HomeIntents intents = new HomeIntents(4, 0, IN_STEP);
         start(intents, KEY, 2, Technique.ADAPTIVE, HOME, true, 0);
         assertThat(decided).containsExactly("relocate 7 to 2");
         assertThat(intents.nodes(KEY)).isEqualTo(1L << 2);
@@ -42,7 +45,7 @@ class HomeIntentsTest {
 
     @Test
     void intentsThatArriveTogetherReplicateOnEachNonOwner() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         start(intents, KEY, 2, Technique.ADAPTIVE, HOME, true, 0);
         assertThat(decided).as("waits for others").isEmpty();
         start(intents, KEY, 3, Technique.ADAPTIVE, HOME, true, 10);
@@ -55,7 +58,7 @@ class HomeIntentsTest {
 
     @Test
     void aDeferredRelocationHappensWhenDueIfTheIntentIsStillAlone() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         start(intents, KEY, 2, Technique.ADAPTIVE, HOME, true, 0);
         intents.releaseDue(49, key -> HOME, key -> true, record);
         assertThat(decided).isEmpty();
@@ -67,7 +70,7 @@ class HomeIntentsTest {
 
     @Test
     void anIntentThatEndsBeforeItsRelocationIsDueMovesNothing() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         start(intents, KEY, 2, Technique.ADAPTIVE, HOME, true, 0);
         intents.onEnd(KEY, 2, HOME, 0, record);
         intents.releaseDue(100, key -> HOME, key -> true, record);
@@ -77,7 +80,7 @@ class HomeIntentsTest {
 
     @Test
     void theOtherTechniquesFollowTheirOwnRules() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         start(intents, 1, 2, Technique.RELOCATION_ONLY, HOME, true, 0);
         start(intents, 2, 2, Technique.REPLICATION_ONLY, HOME, true, 0);
         start(intents, 3, 2, Technique.REPLICATION_ONLY, HOME, false, 0);
@@ -88,7 +91,7 @@ class HomeIntentsTest {
 
     @Test
     void keysWhoseRuleDoesNotAccumulateAreNeverReplicated() {
-        HomeIntents intents = new HomeIntents(4, 0);
+        HomeIntents intents = new HomeIntents(4, 0, IN_STEP);
         start(intents, KEY, 2, Technique.ADAPTIVE, HOME, false, 0);
         start(intents, KEY, 3, Technique.ADAPTIVE, 2, false, 0);
         assertThat(decided).containsExactly("relocate 7 to 2");
@@ -96,7 +99,7 @@ class HomeIntentsTest {
 
     @Test
     void aStartAfterTheOnlyOtherNodesIntentEndsIsAHandOffNotAReplica() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         int owner = 1;
         use(intents, 1, 0, owner, 0);
         use(intents, 2, 4, owner, 10);
@@ -117,7 +120,7 @@ class HomeIntentsTest {
 
     @Test
     void aHandOffToTheOwnerOnlyReleasesTheOtherNode() {
-        HomeIntents intents = new HomeIntents(4, 0);
+        HomeIntents intents = new HomeIntents(4, 0, IN_STEP);
         use(intents, 1, 0, HOME, 0);
         decided.clear();
         use(intents, HOME, 4, HOME, 0);
@@ -127,7 +130,7 @@ class HomeIntentsTest {
 
     @Test
     void aHandOffReleasesTheEarlierNodesDeferredRelocationAtOnce() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         use(intents, 1, 0, HOME, 0);
         use(intents, 2, 4, HOME, 10);
         assertThat(decided).containsExactly("relocate 7 to 1", "release 7 at 1 for clock 4");
@@ -136,7 +139,7 @@ class HomeIntentsTest {
 
     @Test
     void theLaterNodesStartArrivingFirstIsAHandOffTheOtherWay() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         use(intents, 2, 4, HOME, 0);
         assertThat(decided).as("deferred").isEmpty();
         use(intents, 1, 0, HOME, 1);
@@ -148,7 +151,7 @@ class HomeIntentsTest {
 
     @Test
     void anEarlierStartTakesTheKeyFromANodeThatUsesItLater() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         int owner = 2;
         use(intents, 2, 8, owner, 0);
         use(intents, 1, 0, owner, 1);
@@ -157,7 +160,7 @@ class HomeIntentsTest {
 
     @Test
     void nodesThatAnnounceSeveralUsesAheadAreHandedTheKeyInTheOrderOfTheirClocks() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         use(intents, 0, 0, 0, 0);
         use(intents, 2, 8, 0, 1);
         use(intents, 1, 4, 0, 2);
@@ -171,7 +174,7 @@ class HomeIntentsTest {
 
     @Test
     void anOverlapReplicatesForTheWaitingNode() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         int owner = 1;
         use(intents, 1, 0, owner, 0);
         use(intents, 2, 4, owner, 10);
@@ -193,7 +196,7 @@ class HomeIntentsTest {
      */
     @Test
     void anOverlapThatAnswersAnOvertakenReleaseChangesNothing_issue13() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         use(intents, 1, 0, 1, 0);
         use(intents, 2, 4, 1, 10);
         intents.onEnd(KEY, 1, 1, 20, record);
@@ -216,7 +219,7 @@ class HomeIntentsTest {
      */
     @Test
     void aRelocationThatCrossesAnEarlierNodesGoesBackToThatNode_issue13() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         use(intents, 2, 8, 2, 0);
         use(intents, 1, 16, 2, 10);
         intents.onEnd(KEY, 2, 2, 20, record);
@@ -233,7 +236,7 @@ class HomeIntentsTest {
 
     @Test
     void aHandOffNotDoneInTimeReplicatesAndStillMovesTheKeyWhenTheEarlierNodeLetsGo() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         int owner = 1;
         use(intents, 1, 0, owner, 0);
         use(intents, 2, 4, owner, 10);
@@ -250,7 +253,7 @@ class HomeIntentsTest {
 
     @Test
     void aHandOffNotDoneInTimeOfAKeyThatCannotBeReplicatedWaitsOn() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 4, 1, false, 0, record);
         intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 8, 1, false, 10, record);
         intents.releaseDue(1_000, key -> 1, key -> false, record);
@@ -260,7 +263,7 @@ class HomeIntentsTest {
 
     @Test
     void aThirdNodeDuringAHandOffMakesTheUseConcurrent() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         int owner = 1;
         use(intents, 1, 0, owner, 0);
         use(intents, 2, 4, owner, 10);
@@ -272,7 +275,7 @@ class HomeIntentsTest {
 
     @Test
     void theWaitingNodeGivingUpEndsTheHandOff() {
-        HomeIntents intents = new HomeIntents(4, 50);
+        HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         use(intents, 1, 0, 1, 0);
         use(intents, 2, 4, 1, 10);
         intents.onEnd(KEY, 2, 1, 0, record);
@@ -283,7 +286,7 @@ class HomeIntentsTest {
 
     @Test
     void overlappingClocksOrOtherTechniquesAreNoHandOff() {
-        HomeIntents intents = new HomeIntents(4, 0);
+        HomeIntents intents = new HomeIntents(4, 0, IN_STEP);
         intents.onStart(1, 1, Technique.ADAPTIVE, 0, 5, 1, true, 0, record);
         intents.onStart(1, 2, Technique.ADAPTIVE, 4, 8, 1, true, 0, record);
         intents.onStart(2, 1, Technique.REPLICATION_ONLY, 0, 4, 1, true, 0, record);
@@ -295,7 +298,7 @@ class HomeIntentsTest {
 
     @Test
     void aStartAfterNodesThatUseTheKeyAtOnceIsConcurrentUseNotASequence() {
-        HomeIntents intents = new HomeIntents(4, 0);
+        HomeIntents intents = new HomeIntents(4, 0, IN_STEP);
         intents.onStart(KEY, 1, Technique.ADAPTIVE, 0, 8, HOME, true, 0, record);
         intents.onStart(KEY, 2, Technique.ADAPTIVE, 4, 12, HOME, true, 0, record);
         decided.clear();
@@ -305,8 +308,23 @@ class HomeIntentsTest {
     }
 
     @Test
+    void issue13_intentsOneAfterTheOtherUnderAStaleModelAreConcurrentUse() {
+        HomeIntents intents = new HomeIntents(4, 0, key -> false); // essp:4, as the mf example's Hogwild schedule
+        int owner = 1;
+        use(intents, 1, 4, owner, 0); // clocks [4, 8)
+        use(intents, 2, 8, owner, 0); // [8, 12): node 2 may start clock 8 while node 1 is at 4
+        assertThat(decided).containsExactly("replicate 7 to 2");
+        assertThat(intents.waiting(KEY)).isEqualTo(-1);
+        decided.clear();
+        use(intents, 3, 100, owner, 0); // far apart: still no turns, a replica lingers where a sequence moves
+        assertThat(decided).containsExactly("replicate 7 to 3");
+        intents.onEnd(KEY, 1, owner, 0, record);
+        assertThat(decided).as("no hand-off when the owner's intent ends").containsExactly("replicate 7 to 3");
+    }
+
+    @Test
     void endClocksAreForgottenWithTheLastIntent() {
-        HomeIntents intents = new HomeIntents(2, 0);
+        HomeIntents intents = new HomeIntents(2, 0, IN_STEP);
         for (long key = 0; key < 1000; key++) {
             intents.onStart(key, 0, Technique.ADAPTIVE, 0, 100, 1, true, 0, record);
         }
@@ -321,9 +339,9 @@ class HomeIntentsTest {
 
     @Test
     void badSettingsAreRefused() {
-        assertThatThrownBy(() -> new HomeIntents(65, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new HomeIntents(65, 0, IN_STEP)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("clusterSize=65 (expected 1..64)");
-        assertThatThrownBy(() -> new HomeIntents(2, -1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new HomeIntents(2, -1, IN_STEP)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("delayNanos=-1 (expected >= 0)");
     }
 }

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.Consistency;
 import io.adaps.api.Table;
 import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
@@ -26,7 +27,9 @@ import io.adaps.testing.Concurrently;
  * {@link Technique#ADAPTIVE}: each node owns it while it uses it, and no replica is ever made,
  * although every node announces its intent a window ahead, while the node before it still uses
  * the block. Every update lands exactly once, also when the other nodes push to the block all
- * along without intent (remote pushes that chase the block from node to node).
+ * along without intent (remote pushes that chase the block from node to node). The nodes take
+ * turns at barriers under {@code bsp}, whose clocks keep them in step: only then are intents in
+ * adjacent clocks one after the other in time (see {@link io.adaps.intent.HomeIntents}).
  */
 class HandOffTest {
     private static final int NODES = 3;
@@ -44,7 +47,7 @@ class HandOffTest {
     @ValueSource(booleans = {false, true})
     void issue13_aBlockUsedByOneNodeAfterAnotherIsHandedOnNotReplicated(boolean othersPush) throws Exception {
         try (TestCluster cluster = ClusterFixture.inJvm().cluster(NODES,
-                b -> b.table(TableSpec.of("t", ROWS, 1)).technique(Technique.ADAPTIVE))) {
+                b -> b.table(TableSpec.of("t", ROWS, 1)).technique(Technique.ADAPTIVE).consistency(Consistency.bsp()))) {
             AdaPS[] nodes = new AdaPS[NODES];
             Arrays.setAll(nodes, cluster::node);
             Table table = nodes[0].table("t");

@@ -51,8 +51,8 @@ sealed interface EpochPlan {
      *   <li>{@link Schedule#BLOCKED} on a cluster: the {@link Blocked} schedule, which under
      *       {@link Technique#RELOCATION_ONLY} localizes what it uses by hand and under
      *       {@link Technique#ADAPTIVE} only says, by intent signals, which rows and column blocks
-     *       each sub-epoch uses: the library moves the rows once and hands each column block from
-     *       node to node.</li>
+     *       each sub-epoch uses: the library moves the rows once and, under {@code bsp}, hands each
+     *       column block from node to node (under a stale model it replicates them).</li>
      *   <li>{@link Schedule#HOGWILD} under a technique that signals intent, and any technique but
      *       STATIC on a single node: {@link IntentHogwild} on the entries of this node's rows and
      *       its share of the hottest rows' entries, signalling intent ahead of use. Each row but

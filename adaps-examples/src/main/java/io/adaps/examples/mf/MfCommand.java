@@ -60,8 +60,8 @@ import picocli.CommandLine.Spec;
                     + "each, with parameters at their home nodes. Under RELOCATION_ONLY a cluster runs the blocked "
                     + "schedule of distributed SGD: each node trains its own rows one column block per sub-epoch "
                     + "and moves the block's columns to itself ahead of use; with --schedule BLOCKED, ADAPTIVE runs "
-                    + "it too, but only signals intent for each sub-epoch's block, and the library hands each block "
-                    + "from node to node. Under every technique, and on any "
+                    + "it too, but only signals intent for each sub-epoch's block, and under --consistency bsp the "
+                    + "library hands each block from node to node. Under every technique, and on any "
                     + "number of nodes, a row or column holding more than 1/4096 of the training entries (and more "
                     + "than the mean of its kind) takes steps at the learning rate times the larger of those two counts "
                     + "over its own, so that the hottest parameters do not chase the latest entries.",

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.adaps.api.Consistency;
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.Technique;
 import io.adaps.cluster.ClusterFixture;
@@ -37,7 +38,7 @@ class BlockedTrainingTest {
         try (TestCluster cluster = ClusterFixture.inJvm().cluster(NODES,
                 builder -> builder.table(MfTables.rowSpec(SPEC.rows(), 8, 23))
                         .table(MfTables.colSpec(SPEC.cols(), 8, 23))
-                        .technique(technique))) {
+                        .technique(technique).consistency(Consistency.bsp()))) {
             double[] initialErrors = new double[NODES];
             double[] finalErrors = new double[NODES];
             Concurrently.run(NODES, Duration.ofMinutes(1), id -> {

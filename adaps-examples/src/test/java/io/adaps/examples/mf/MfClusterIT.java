@@ -92,9 +92,9 @@ class MfClusterIT {
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void adaptiveOnTheBlockedScheduleHandsTheBlocksOnAndConverges() {
-        String output = launch("ADAPTIVE", "--schedule=BLOCKED");
+        String output = launch("ADAPTIVE", "--schedule=BLOCKED", "--consistency=bsp");
         assertThat(output).contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique "
-                + "ADAPTIVE, consistency essp:4, blocked schedule: 8 sub-epochs of 4 chunks, with intent signals per "
+                + "ADAPTIVE, consistency bsp, blocked schedule: 8 sub-epochs of 4 chunks, with intent signals per "
                 + "sub-epoch");
         assertConverges(output);
         assertThat(localFraction(output)).isGreaterThan(0.9);
