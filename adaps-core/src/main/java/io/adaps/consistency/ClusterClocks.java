@@ -70,6 +70,8 @@ public final class ClusterClocks {
     /** Counts the workers registered: a round that began before one did says nothing of its updates. */
     private volatile long generation;
     private volatile long watermark;
+    /** Guards reading the parts and writing {@link #watermark} in one step ({@link #recompute}). */
+    private final Object recomputing = new Object();
     /** Told when the watermark rises, under an eager model: the manager, to refresh replicas. */
     private volatile Runnable onRise;
     private boolean hadWorkers;
@@ -274,17 +276,30 @@ public final class ClusterClocks {
         recompute();
     }
 
+    /**
+     * Recomputes the watermark from the parts as they are now. Workers call this as they advance,
+     * transport threads as peers' parts arrive: each changes its input first, and the inputs are
+     * read and the watermark written under {@link #recomputing}, so the last recompute has seen
+     * every input changed before it. Without the lock a recompute that read a peer's part before
+     * its CLOCK arrived could write its older watermark after the one that CLOCK raised, and under
+     * {@code bsp}, where every worker waits for that watermark and the peer for this node, no new
+     * input would ever come to correct it (issue 13, a CI run stalled for a minute). The listener
+     * runs outside the lock: it takes the manager's.
+     */
     private void recompute() {
-        long least = localPart();
-        for (int peer = 0; peer < parts.length(); peer++) {
-            if (peer != self) {
-                least = Math.min(least, parts.get(peer));
+        boolean rose;
+        synchronized (recomputing) {
+            long least = localPart();
+            for (int peer = 0; peer < parts.length(); peer++) {
+                if (peer != self) {
+                    least = Math.min(least, parts.get(peer));
+                }
             }
+            rose = least > watermark;
+            watermark = least;
         }
-        long before = watermark;
-        watermark = least;
         Runnable listener = onRise;
-        if (listener != null && least > before) {
+        if (listener != null && rose) {
             listener.run();
         }
     }

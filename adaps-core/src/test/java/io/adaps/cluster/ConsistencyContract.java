@@ -125,6 +125,45 @@ public abstract class ConsistencyContract {
         }
     }
 
+    /**
+     * Issue 13 (a CI run of the blocked schedule under {@code bsp} that stalled for a minute): a
+     * node's watermark was recomputed without a lock, by its workers as they advanced and by the
+     * transport thread as peers' clocks came in, so a recompute that had read the inputs before a
+     * peer's newer clock could overwrite the watermark that clock had raised. A node that holds
+     * replicas recomputes again at its next round; one without (these techniques) had nothing to
+     * come again under {@code bsp}, where every worker waits for that watermark. Many short clocks, all in step, on
+     * two workers per node: every clock's reads must go through.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("techniquesWithoutManager")
+    void issue13_workersInStepNeverWaitForAWatermarkThatWasRaised(Technique technique) throws Exception {
+        int clocks = 2_000;
+        try (TestCluster cluster = fixture.cluster(2, b -> b.table(TableSpec.of("t", KEYS, 1)
+                .withConsistency(Consistency.bsp())).technique(technique))) {
+            long[] keys = new long[KEYS];
+            Arrays.setAll(keys, i -> i);
+            CyclicBarrier start = new CyclicBarrier(4);
+            AtomicLong clocksDone = new AtomicLong();
+            Concurrently.run(4, Duration.ofMinutes(1), t -> {
+                try (Worker worker = cluster.node(t / 2).worker()) {
+                    TableView table = worker.table("t");
+                    float[] values = new float[KEYS];
+                    start.await(1, TimeUnit.MINUTES);
+                    for (int c = 0; c < clocks; c++) {
+                        table.pull(keys, values);
+                        worker.advanceClock();
+                        clocksDone.incrementAndGet();
+                    }
+                }
+            });
+            assertThat(clocksDone.get()).isEqualTo(4L * clocks);
+        }
+    }
+
+    static List<Technique> techniquesWithoutManager() {
+        return List.of(Technique.STATIC, Technique.RELOCATION_ONLY);
+    }
+
     static List<Arguments> boundedModelsByTechniques() {
         List<Arguments> matrix = new ArrayList<>();
         for (Consistency model : List.of(Consistency.ssp(2), Consistency.bsp())) {
