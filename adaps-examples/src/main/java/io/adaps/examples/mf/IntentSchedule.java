@@ -19,8 +19,8 @@ import static io.adaps.examples.Checks.checkPositive;
 final class IntentSchedule {
     /**
      * Mini-batches per chunk, i.e. per clock tick. An intent names the distinct rows and columns of
-     * its chunks once, however often their entries use them: on the default data a chunk of 128
-     * batches (131,072 entries) has a few thousand distinct keys, so intents cost a few percent of
+     * its chunks once, however often their entries use them: on the default data a chunk of 256
+     * batches (262,144 entries) has a few thousand distinct keys, so intents cost a few percent of
      * the pulls and pushes of the chunk, which name each key once per batch. Much smaller chunks
      * would signal nearly every key of every batch (the keys of one batch are mostly distinct), much
      * larger ones would ask the library to place keys long before they are used and to keep them
@@ -29,12 +29,14 @@ final class IntentSchedule {
      * worker 4 clocks ahead of it waits. With chunks of 64 batches (a clock every 8 ms on 2 pinned
      * nodes) the rounds came faster than they completed: 306-329 rounds per node in 10 epochs and
      * 0.20-0.39 s of waits for the slowest worker; with 128, 211-222 rounds and 0.09-0.15 s, epochs
-     * 9% shorter in the median of 4 pairs (8-17% on the sparse and uniform shapes of
-     * docs/benchmarks-shapes.md, the same on the tall and skewed ones) at the same test RMSE (within
-     * 0.1% on every shape), and the single node as fast as before (issue 13). Not a flag: ADAPTIVE
-     * needs no tuning.
+     * 9% shorter in the median of 4 pairs (issue 13). With 256, once a key that nodes use one after
+     * the other is replicated rather than handed on, epochs were another 7-8% shorter on the
+     * uniform, skewed and sparse shapes of docs/benchmarks-shapes.md (2 pairs each), the same on
+     * the default data (median ratio 0.98 over 7 pairs) and the tall shape, and first epochs about
+     * 10% shorter, at the same test RMSE and the single node as fast as before. Not a flag:
+     * ADAPTIVE needs no tuning.
      */
-    static final int BATCHES_PER_CHUNK = 128;
+    static final int BATCHES_PER_CHUNK = 256;
     /**
      * Chunks per intent signal: one signal names the distinct rows and columns of this many chunks,
      * for their clocks. Signals per chunk (of 64 batches) had each node's manager track about
@@ -43,10 +45,10 @@ final class IntentSchedule {
      * shares; in groups of 8 such chunks the manager takes 0.026 s of a node's processor per epoch
      * against 0.039 s (medians of 5 runs in turns, 2 pinned nodes), the test RMSE is the same and
      * nearly every access still local (the library's keys linger a second or more after their
-     * intents end, so a key used in one chunk of a group was held that long anyway). Groups of 4
-     * chunks of 128 batches name the same 512 batches. Not a flag: ADAPTIVE needs no tuning.
+     * intents end, so a key used in one chunk of a group was held that long anyway). Groups of 2
+     * chunks of 256 batches name the same 512 batches. Not a flag: ADAPTIVE needs no tuning.
      */
-    static final int CHUNKS_PER_INTENT = 4;
+    static final int CHUNKS_PER_INTENT = 2;
 
     private final MfData entries;
     private final int threads;

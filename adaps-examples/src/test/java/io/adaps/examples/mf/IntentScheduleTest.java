@@ -81,7 +81,7 @@ class IntentScheduleTest {
     @Test
     void theKeysSignalledForAChunkAreExactlyTheDistinctRowsAndColumnsOfItsEntries() {
         MfData entries = numberedEntries();
-        IntentSchedule schedule = new IntentSchedule(entries, 3, 64);
+        IntentSchedule schedule = new IntentSchedule(entries, 3, 32);
         ChunkKeys keys = new ChunkKeys(entries.numRows(), entries.numCols(), schedule.chunkEntries());
         int chunks = 0;
         for (int thread = 0; thread < schedule.threads(); thread++) {

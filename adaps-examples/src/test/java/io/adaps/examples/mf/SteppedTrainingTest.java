@@ -25,7 +25,7 @@ class SteppedTrainingTest {
     private static final SyntheticMatrix.Spec SPEC = new SyntheticMatrix.Spec(300, 200, 30_000, 4, 0.1, 1.1, 41);
     private static final int RANK = 8;
     /** Small batches, so that the intent plan has several chunks. */
-    private static final int BATCH = 64;
+    private static final int BATCH = 16;
 
     @TempDir
     Path dir;
