@@ -33,8 +33,9 @@ import it.unimi.dsi.fastutil.longs.Long2LongLinkedOpenHashMap;
  * from node to node, sub-epoch by sub-epoch. Replicating there would synchronize a parameter that
  * only one node uses at a time. So a start carries its intent's clocks {@code [from, to)} and the
  * home keeps each node's. While the {@link Technique#ADAPTIVE} intents on a parameter have
- * disjoint clocks, they form a <em>sequence</em>: the parameter goes to the node whose clocks come
- * first (at once, without the decision delay below), the home asks that node to
+ * disjoint clocks (and its model keeps the nodes' clocks in step, see below), they form a
+ * <em>sequence</em>: the parameter goes to the node whose clocks come first (at once, without
+ * the decision delay below), the home asks that node to
  * {@link #RELEASE} it as soon as its intent ends (no lingering), and the next node waits; when the
  * first node's end arrives, the parameter moves on to the next, and so on. The earlier node knows
  * its own use exactly, the home only the clocks of the intent that started it: if the earlier node
@@ -199,9 +200,9 @@ public final class HomeIntents {
         starts[base + node] = from;
         ends[base + node] = to;
         boolean wasDeferred = !deferred.isEmpty() && deferred.containsKey(key);
-        // A sequence: one other node, or several already in one, none of whose clocks overlap these.
+        // A sequence: clocks in step, one other node or several already in one, none overlapping these clocks.
         if (technique == Technique.ADAPTIVE && (Long.bitCount(before) == 1 || waiting[slot] != NONE)
-                && disjoint(base, before, from, to) && inStep.test(key)) {
+                && inStep.test(key) && disjoint(base, before, from, to)) {
             if (wasDeferred) {
                 deferred.remove(key);
             }
