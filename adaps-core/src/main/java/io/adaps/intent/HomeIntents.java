@@ -124,6 +124,12 @@ public final class HomeIntents {
     private int[] holder;
     /** Per slot, while a sequence runs: the node waiting next; else {@link #NONE}. */
     private int[] waiting;
+    /**
+     * Per slot: the nodes whose intent to replicate started while they owned the parameter, as a
+     * bit set. Nothing was decided for them (they had it); if it is granted to another node while
+     * they still intend to use it, they get a replica ({@link #onGranted}).
+     */
+    private long[] ownedAtStart;
     /** Slot {@code s} holds node {@code n}'s start and end clocks at {@code s * clusterSize + n}. */
     private long[] starts;
     private long[] ends;
@@ -159,6 +165,7 @@ public final class HomeIntents {
         this.nodeBits = new long[initial];
         this.holder = new int[initial];
         this.waiting = new int[initial];
+        this.ownedAtStart = new long[initial];
         this.starts = new long[initial * clusterSize];
         this.ends = new long[initial * clusterSize];
         slots.defaultReturnValue(NONE);
@@ -220,6 +227,9 @@ public final class HomeIntents {
             }
         }
         if (owner == node) {
+            if (technique == Technique.ADAPTIVE || technique == Technique.REPLICATION_ONLY) {
+                ownedAtStart[slot] |= bit;
+            }
             return;
         }
         switch (technique) {
@@ -309,8 +319,18 @@ public final class HomeIntents {
      * to take the key while the node before it had not announced its start yet (its manager was
      * late), and its request may reach the home after that node's. Then the key would stay with the
      * wrong node, and the one whose turn it is would wait for nothing; so it goes back to that node.
+     *
+     * <p>Otherwise, unless a sequence runs, a node whose intent started while it owned the key, and
+     * still holds, uses it concurrently with {@code node} now: it gets a replica if {@code accumulates}. Its start was
+     * decided with the owner it had then: a relocation decided for another node's intent alone
+     * (released after the decision delay) was on its way, and nothing else would have told it, for
+     * as long as its intent lasted (issue 13: in 1 of 7 runs of MF on two nodes, the home's columns
+     * moved to the other node that way at the start of training, and the home read and wrote all of
+     * them remotely, 3x slower, for every epoch).
+     *
+     * @param accumulates whether the parameter's update rule allows replicas
      */
-    public void onGranted(long key, int node, Decisions decisions) {
+    public void onGranted(long key, int node, boolean accumulates, Decisions decisions) {
         int slot = slots.get(key);
         if (slot == NONE) {
             return;
@@ -318,6 +338,13 @@ public final class HomeIntents {
         int wanted = holder[slot];
         if (wanted != NONE && wanted != node && waiting[slot] == node && (nodeBits[slot] & 1L << wanted) != 0) {
             decisions.decide(key, RELOCATE, wanted, 0);
+            return;
+        }
+        // In a sequence the nodes take turns: the one waiting gets the key when the one before lets go.
+        long left = waiting[slot] == NONE ? ownedAtStart[slot] & nodeBits[slot] & ~(1L << node) : 0;
+        ownedAtStart[slot] = 0;
+        for (long rest = left; accumulates && rest != 0; rest &= rest - 1) {
+            decisions.decide(key, REPLICATE, Long.numberOfTrailingZeros(rest), 0);
         }
     }
 
@@ -435,6 +462,7 @@ public final class HomeIntents {
                 nodeBits = Arrays.copyOf(nodeBits, length);
                 holder = Arrays.copyOf(holder, length);
                 waiting = Arrays.copyOf(waiting, length);
+                ownedAtStart = Arrays.copyOf(ownedAtStart, length);
                 starts = Arrays.copyOf(starts, length * clusterSize);
                 ends = Arrays.copyOf(ends, length * clusterSize);
             }
@@ -443,6 +471,7 @@ public final class HomeIntents {
         nodeBits[slot] = 0;
         holder[slot] = NONE;
         waiting[slot] = NONE;
+        ownedAtStart[slot] = 0;
         slots.put(key, slot);
         return slot;
     }

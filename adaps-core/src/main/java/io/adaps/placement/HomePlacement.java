@@ -59,11 +59,16 @@ public final class HomePlacement implements Agent {
         relocator.onGrant(this::onGranted);
     }
 
-    /** The relocator granted {@code keys} to {@code requester}: a crossed relocation goes back (see {@link HomeIntents#onGranted}). */
+    /**
+     * The relocator granted {@code keys} to {@code requester}: a crossed relocation goes back, and
+     * an owner that still uses a key gets a replica (see {@link HomeIntents#onGranted}).
+     */
     private void onGranted(LongArrayList keys, int requester) {
         decide((decisions, now) -> {
             for (int i = 0; i < keys.size(); i++) {
-                intents.onGranted(keys.getLong(i), requester, decisions);
+                long key = keys.getLong(i);
+                intents.onGranted(key, requester, context.table(RowKey.table(key)).spec().updateRule().accumulates(),
+                        decisions);
             }
         });
     }

@@ -69,6 +69,38 @@ class HomeIntentsTest {
     }
 
     @Test
+    void issue13_anOwnerWhoseIntentStartsWhileTheKeyMovesAwayGetsAReplicaWhenItIsGranted() {
+        HomeIntents intents = new HomeIntents(2, 50, key -> false);
+        start(intents, KEY, 1, Technique.ADAPTIVE, HOME, true, 0);
+        intents.releaseDue(50, key -> HOME, key -> true, record);
+        assertThat(decided).containsExactly("relocate 7 to 1");
+        start(intents, KEY, HOME, Technique.ADAPTIVE, HOME, true, 60); // the relocation is on its way
+        assertThat(decided).as("the owner's start is decided with the owner it has").hasSize(1);
+        intents.onGranted(KEY, 1, true, record);
+        assertThat(decided).containsExactly("relocate 7 to 1", "replicate 7 to 0");
+        intents.onGranted(KEY, 1, true, record);
+        assertThat(decided).as("once").hasSize(2);
+    }
+
+    @Test
+    void anOwnerWhoseIntentEndedOrDoesNotReplicateGetsNoReplicaWhenItsKeyIsGranted() {
+        HomeIntents intents = new HomeIntents(3, 0, key -> false);
+        start(intents, KEY, HOME, Technique.ADAPTIVE, HOME, true, 0);
+        start(intents, KEY, 2, Technique.RELOCATION_ONLY, HOME, true, 0);
+        intents.onEnd(KEY, HOME, HOME, 10, record);
+        intents.onGranted(KEY, 2, true, record);
+        assertThat(decided).containsExactly("relocate 7 to 2");
+        start(intents, 8, 1, Technique.RELOCATION_ONLY, 1, true, 20);
+        start(intents, 8, 2, Technique.RELOCATION_ONLY, 1, true, 20);
+        intents.onGranted(8, 2, true, record);
+        assertThat(decided).as("a relocation-only owner is moved to, not replicated").endsWith("relocate 8 to 2");
+        start(intents, 9, 1, Technique.ADAPTIVE, 1, false, 30);
+        start(intents, 9, 2, Technique.RELOCATION_ONLY, 1, false, 30);
+        intents.onGranted(9, 2, false, record);
+        assertThat(decided).as("no replicas of a rule that does not accumulate").endsWith("relocate 9 to 2");
+    }
+
+    @Test
     void anIntentThatEndsBeforeItsRelocationIsDueMovesNothing() {
         HomeIntents intents = new HomeIntents(4, 50, IN_STEP);
         start(intents, KEY, 2, Technique.ADAPTIVE, HOME, true, 0);
@@ -226,11 +258,11 @@ class HomeIntentsTest {
         use(intents, 0, 12, 2, 30); // late: node 1 was told to take the key already
         assertThat(decided).containsExactly("release 7 at 2 for clock 16", "relocate 7 to 1", "relocate 7 to 0",
                 "release 7 at 0 for clock 16");
-        intents.onGranted(KEY, 0, record);
+        intents.onGranted(KEY, 0, true, record);
         assertThat(decided).as("granted where it should go").hasSize(4);
-        intents.onGranted(KEY, 1, record); // node 1's request came last
+        intents.onGranted(KEY, 1, true, record); // node 1's request came last
         assertThat(decided).endsWith("relocate 7 to 0");
-        intents.onGranted(KEY, 3, record); // a node without intent (a localize by hand) is left alone
+        intents.onGranted(KEY, 3, true, record); // a node without intent (a localize by hand) is left alone
         assertThat(decided).hasSize(5);
     }
 
