@@ -72,8 +72,6 @@ public final class ClusterClocks {
     private volatile long watermark;
     /** Guards reading the parts and writing {@link #watermark} in one step ({@link #recompute}). */
     private final Object recomputing = new Object();
-    /** Told when the watermark rises, under an eager model: the manager, to refresh replicas. */
-    private volatile Runnable onRise;
     private boolean hadWorkers;
     /** What the peers last heard from this node (they assume 0 at the start). */
     private volatile long sent;
@@ -127,11 +125,6 @@ public final class ClusterClocks {
     /** Whether some table refreshes its replicas eagerly ({@link Consistency#essp}). */
     public boolean isEager() {
         return eager;
-    }
-
-    /** Calls {@code listener} whenever the watermark rises, if some table is eager. */
-    public void onRise(Runnable listener) {
-        this.onRise = eager ? listener : null;
     }
 
     /** The cluster's watermark as this node knows it now. */
@@ -283,11 +276,9 @@ public final class ClusterClocks {
      * every input changed before it. Without the lock a recompute that read a peer's part before
      * its CLOCK arrived could write its older watermark after the one that CLOCK raised, and under
      * {@code bsp}, where every worker waits for that watermark and the peer for this node, no new
-     * input would ever come to correct it (issue 13, a CI run stalled for a minute). The listener
-     * runs outside the lock: it takes the manager's.
+     * input would ever come to correct it (issue 13, a CI run stalled for a minute).
      */
     private void recompute() {
-        boolean rose;
         synchronized (recomputing) {
             long least = localPart();
             for (int peer = 0; peer < parts.length(); peer++) {
@@ -295,12 +286,7 @@ public final class ClusterClocks {
                     least = Math.min(least, parts.get(peer));
                 }
             }
-            rose = least > watermark;
             watermark = least;
-        }
-        Runnable listener = onRise;
-        if (listener != null && rose) {
-            listener.run();
         }
     }
 

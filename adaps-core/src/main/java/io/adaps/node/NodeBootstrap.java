@@ -111,7 +111,6 @@ public final class NodeBootstrap implements NodeFactory {
             if (managed) {
                 inFlight = technique.signalsIntent() && technique.replicates() ? new InFlightPushes() : null;
                 manager = new AdaptiveManager(context, clocks, relocator, home, calls, inFlight, pools);
-                clocks.onRise(manager::wake);
             }
             route(dispatcher, requests, relocator, calls, home, manager, barrier, config.nodeId());
             dispatcher.on(MessageType.CLOCK, (peer, message) -> clocks.onPeer(peer, message.requestId()));

@@ -60,8 +60,9 @@ import io.adaps.util.BoundedWait;
  *       replicas exist, at once when a worker waits in {@link io.adaps.api.Worker#waitSync()}, and
  *       otherwise paced so that rounds take at most a quarter of the manager thread's time
  *       ({@link #SYNC_SHARE}), and at least {@value #ROUND_INTERVAL_MICROS} microseconds apart
- *       (under an eager model, rounds follow the watermark's rises, and a paced one runs only after
- *       {@value #EAGER_ROUND_INTERVAL_MILLIS} ms without a round). A
+ *       (under an eager model, rounds follow the node's workers' clocks, one per half the
+ *       staleness bound, and a paced one runs only after {@value #EAGER_ROUND_INTERVAL_MILLIS} ms
+ *       per such clock without a round). A
  *       replica whose key was let go is flushed and dropped at the end of the next round.</li>
  *   <li>Sampling pools are refilled in the background ({@link PoolAgent}).</li>
  * </ol>
@@ -83,10 +84,24 @@ public final class AdaptiveManager implements AutoCloseable {
     /** The least time between a round and a paced one, under every model but an eager one. */
     public static final int ROUND_INTERVAL_MICROS = 1000;
     /**
-     * Under an eager model, the least time between a round and a paced one: its rounds follow the
-     * watermark's rises, and paced ones are the fallback for clocks that stand still.
+     * Under an eager model, the least time between a round and a paced one, per clock between
+     * eager rounds ({@link #eagerRoundClocks}): its rounds follow the workers' clocks, and paced
+     * ones are the fallback for clocks that stand still.
      */
     public static final int EAGER_ROUND_INTERVAL_MILLIS = 20;
+    /**
+     * Under an eager model whose strictest staleness bound is {@code bound}: how many clocks a
+     * node's slowest worker advances between two rounds, half the bound (at least 1). A replica
+     * then reflects the owners about half the bound behind at most, well within it, and a node
+     * runs half the rounds of one per clock under {@code essp:4} (issue 13: MF on two pinned
+     * nodes ran 88-98 rounds per node instead of 153-173, its epochs took 0.21-0.22 s instead of
+     * 0.25-0.26 s at the same test RMSE; every 3 or 4 clocks were no faster, and 1 as slow as
+     * before).
+     */
+    public static int eagerRoundClocks(int bound) {
+        return Math.max(1, bound / 2);
+    }
+
     /** The largest share of the manager thread's time that synchronization rounds take. */
     static final double SYNC_SHARE = 0.25;
     static final int MIN_LINGER_MILLIS = 1000;

@@ -88,8 +88,10 @@ final class ReplicaSync {
     private volatile long requested;
     private volatile long failedRound = -1;
     private volatile ClusterException failure;
-    /** The watermark the last round tagged its replicas with. */
-    private long lastTag = Long.MIN_VALUE;
+    /** The least clock of this node's workers when the last round started: it flushed their updates of the clocks before. */
+    private long lastFlushing = Long.MIN_VALUE / 2;
+    /** Under an eager model, how many clocks this node's workers advance between rounds ({@link AdaptiveManager#eagerRoundClocks}). */
+    private final int roundClocks;
     final LongAdder rounds = new LongAdder();
     final LongAdder deltaBytes = new LongAdder();
     final LongAdder replicasDropped = new LongAdder();
@@ -104,6 +106,7 @@ final class ReplicaSync {
         this.clock = context.clock();
         this.relocator = relocator;
         this.tickets = tickets;
+        this.roundClocks = AdaptiveManager.eagerRoundClocks(clocks.strictestBound());
     }
 
     /** Marks the replica of {@code key} for dropping at the end of the next round. Manager thread. */
@@ -121,12 +124,24 @@ final class ReplicaSync {
         return clocks.isEager();
     }
 
+    /** Under an eager model, how far this node's slowest worker advances between two rounds. */
+    int roundClocks() {
+        return roundClocks;
+    }
+
     /**
-     * Whether an eager model wants a round: the watermark passed the tag of the last round, so
-     * owners hold updates this node's replicas do not reflect yet.
+     * Whether an eager model wants a round: this node's slowest worker advanced {@link #roundClocks}
+     * clocks since the last round started, so its replicas hold that many clocks of updates the
+     * owners have not seen, and the owners (the other nodes' workers advance as this node's do)
+     * as many this node's replicas do not reflect. The watermark cannot set the rhythm: it rises
+     * only once every node's round has flushed its replicas.
      */
     boolean eagerlyDue() {
-        return eager() && replicasHeld() > 0 && clocks.watermark() > lastTag;
+        if (!eager() || replicasHeld() == 0) {
+            return false;
+        }
+        long least = clocks.minClock();
+        return least != ClusterClocks.UNBOUNDED && least >= lastFlushing + roundClocks;
     }
 
     /**
@@ -171,7 +186,7 @@ final class ReplicaSync {
         try {
             boolean whole = syncAndRefresh(remote, tag);
             dropReplicas(remote, stillWanted);
-            lastTag = tag;
+            lastFlushing = flushing;
             if (whole) {
                 clocks.replicasFlushedThrough(flushing, generation);
             }

@@ -11,11 +11,12 @@ import io.adaps.rpc.Requester;
 
 /**
  * The manager's synchronization duty: runs a {@link ReplicaSync} round at once when a worker
- * waits for one or, under an eager model, when the watermark passed the last round's, and
- * otherwise while replicas exist (or wait to be dropped), paced by {@link RoundPacing}; each
- * round's duration feeds the {@link ActionWindow}. Under an eager model the watermark's rises set
- * the rhythm, once per clock of the slowest worker, and a paced round runs only after
- * {@value AdaptiveManager#EAGER_ROUND_INTERVAL_MILLIS} ms without one, so that replicas still
+ * waits for one or, under an eager model, when the node's workers advanced far enough since the
+ * last round, and otherwise while replicas exist (or wait to be dropped), paced by
+ * {@link RoundPacing}; each round's duration feeds the {@link ActionWindow}. Under an eager model
+ * the workers' clocks set the rhythm, a round per {@link AdaptiveManager#eagerRoundClocks} clocks
+ * of the node's slowest worker, and a paced round runs only after
+ * {@value AdaptiveManager#EAGER_ROUND_INTERVAL_MILLIS} ms per such clock without one, so that replicas still
  * converge when the clocks stand still: rounds paced in between added a quarter to the rounds of
  * MF on two nodes and 7% to their manager's and transport's time, and bought no quality.
  * Manager thread.
@@ -36,7 +37,7 @@ final class SyncAgent implements Agent {
         this.clock = clock;
         this.wanted = wanted;
         long interval = sync.eager()
-                ? TimeUnit.MILLISECONDS.toNanos(AdaptiveManager.EAGER_ROUND_INTERVAL_MILLIS)
+                ? TimeUnit.MILLISECONDS.toNanos((long) AdaptiveManager.EAGER_ROUND_INTERVAL_MILLIS * sync.roundClocks())
                 : TimeUnit.MICROSECONDS.toNanos(AdaptiveManager.ROUND_INTERVAL_MICROS);
         this.pacing = new RoundPacing(AdaptiveManager.SYNC_SHARE, interval);
     }

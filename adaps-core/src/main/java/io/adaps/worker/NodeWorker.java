@@ -263,9 +263,11 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         clockCell.advanceTo(next);
         flushThrough(next);
         clocks.update();
-        if (intentQueue != null) {
-            // Intents start and end with clocks: the manager, parked until its next round, acts now.
-            services.manager().wake();
+        AdaptiveManager manager = services.manager();
+        if (manager != null && (intentQueue != null || clocks.isEager())) {
+            // Intents start and end with clocks, and an eager model's rounds follow them: the
+            // manager, parked until its next paced round, acts now.
+            manager.wake();
         }
         int bound = clocks.strictestBound();
         if (bound >= 0 && clocks.watermark() < next - bound) {

@@ -116,8 +116,9 @@ class ControlledClockTest {
     }
 
     /**
-     * Issue 13: under an eager model the watermark's rises run the rounds, and a paced round only
-     * comes after {@link AdaptiveManager#EAGER_ROUND_INTERVAL_MILLIS} ms without one; under the
+     * Issue 13: under an eager model the workers' clocks run the rounds, and a paced round only
+     * comes after {@link AdaptiveManager#EAGER_ROUND_INTERVAL_MILLIS} ms per clock between eager
+     * rounds ({@link AdaptiveManager#eagerRoundClocks}, 2 under {@code essp:4}) without one; under the
      * others rounds are paced at least {@link AdaptiveManager#ROUND_INTERVAL_MICROS} us apart.
      * Replicas held, clocks standing: moving the node's clock by the short interval runs a round
      * under {@code asp}, not under {@code essp}, and the eager interval runs one.
@@ -136,7 +137,12 @@ class ControlledClockTest {
             if (consistency.isEager()) {
                 Thread.sleep(STILL_MILLIS);
                 assertThat(rounds(1)).as("%s: rounds 2 ms after the last", consistency).isEqualTo(settled);
-                clock.advance(TimeUnit.MILLISECONDS.toNanos(AdaptiveManager.EAGER_ROUND_INTERVAL_MILLIS));
+                clock.advance(TimeUnit.MILLISECONDS.toNanos(AdaptiveManager.EAGER_ROUND_INTERVAL_MILLIS - 1));
+                Thread.sleep(STILL_MILLIS);
+                assertThat(rounds(1)).as("%s: rounds 21 ms after the last (20 ms per clock between rounds)",
+                        consistency).isEqualTo(settled);
+                clock.advance(TimeUnit.MILLISECONDS.toNanos(AdaptiveManager.EAGER_ROUND_INTERVAL_MILLIS
+                        * (AdaptiveManager.eagerRoundClocks(consistency.staleness()) - 1) + 1));
             }
             awaitTrue(consistency + ": a paced round", () -> rounds(1) > settled);
             for (Worker worker : workers) {
@@ -144,6 +150,31 @@ class ControlledClockTest {
             }
             close();
             nodes.clear();
+        }
+    }
+
+    /**
+     * Issue 13: under {@code essp:4} an eager round comes when the node's workers have advanced
+     * two clocks since the last round ({@link AdaptiveManager#eagerRoundClocks}), not at every
+     * clock. The node's clock stands still, so no paced round interferes.
+     */
+    @Test
+    void issue13EagerRoundsComeEveryHalfBoundOfTheWorkersClocks() throws Exception {
+        start(3, Consistency.essp(4));
+        Worker[] workers = replicateOnNodes1And2(nodes.get(0).table("t"), 1_000);
+        Thread.sleep(STILL_MILLIS);
+        long settled = rounds(1);
+        for (Worker worker : workers) {
+            worker.advanceClock();
+        }
+        Thread.sleep(STILL_MILLIS);
+        assertThat(rounds(1)).as("rounds after one clock").isEqualTo(settled);
+        for (Worker worker : workers) {
+            worker.advanceClock();
+        }
+        awaitTrue("a round after two", () -> rounds(1) > settled);
+        for (Worker worker : workers) {
+            worker.close();
         }
     }
 
