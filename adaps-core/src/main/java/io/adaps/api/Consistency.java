@@ -14,9 +14,9 @@ import java.util.Locale;
  *       any worker of the cluster pushed during its clocks {@code < c - s}, plus the reader's own
  *       writes. A worker more than {@code s} clocks ahead of the slowest waits in
  *       {@link Worker#advanceClock()}.</li>
- *   <li>{@link #essp(int) essp(s)}: the same bound; in addition replicas are refreshed eagerly,
- *       as soon as the cluster's workers finish a clock, so that the staleness reads actually see
- *       is usually far below {@code s}.</li>
+ *   <li>{@link #essp(int) essp(s)}: the same bound; in addition replicas are synchronized
+ *       eagerly, each node's as soon as its workers finish {@code max(1, s / 2)} clocks, so that
+ *       the staleness reads actually see is usually far below {@code s}.</li>
  *   <li>{@link #bsp()}: {@code ssp(0)}, bulk synchronous: a read at clock {@code c} reflects every
  *       update of every earlier clock.</li>
  *   <li>{@link #asp()}: asynchronous, no bound (the default): reads see updates whenever they
@@ -63,8 +63,9 @@ public final class Consistency {
     }
 
     /**
-     * Eager stale synchronous with bound {@code staleness}: as {@link #ssp}, with replicas
-     * refreshed as soon as new clocks complete.
+     * Eager stale synchronous with bound {@code staleness}: as {@link #ssp}, with each node's
+     * replicas synchronized as soon as its workers complete {@code max(1, staleness / 2)} new
+     * clocks.
      *
      * @throws IllegalArgumentException if {@code staleness} is not in 0..{@value #MAX_STALENESS}
      */
