@@ -321,12 +321,12 @@ public final class HomeIntents {
      * wrong node, and the one whose turn it is would wait for nothing; so it goes back to that node.
      *
      * <p>Otherwise, unless a sequence runs, a node whose intent started while it owned the key, and
-     * still holds, uses it concurrently with {@code node} now: it gets a replica if {@code accumulates}. Its start was
-     * decided with the owner it had then: a relocation decided for another node's intent alone
-     * (released after the decision delay) was on its way, and nothing else would have told it, for
-     * as long as its intent lasted (issue 13: in 1 of 7 runs of MF on two nodes, the home's columns
-     * moved to the other node that way at the start of training, and the home read and wrote all of
-     * them remotely, 3x slower, for every epoch).
+     * still holds, uses it concurrently with {@code node} now: it gets a replica if
+     * {@code accumulates}. Its start was decided with the owner it had then: a relocation decided
+     * for another node's intent alone (released after the decision delay) was on its way, and
+     * nothing else would have told it, for as long as its intent lasted (issue 13: in 1 of 7 runs
+     * of MF on two nodes, the home's columns moved to the other node that way at the start of
+     * training, and the home read and wrote all of them remotely, 3x slower, for every epoch).
      *
      * @param accumulates whether the parameter's update rule allows replicas
      */

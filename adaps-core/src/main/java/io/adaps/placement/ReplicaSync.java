@@ -88,9 +88,15 @@ final class ReplicaSync {
     private volatile long requested;
     private volatile long failedRound = -1;
     private volatile ClusterException failure;
-    /** The least clock of this node's workers when the last round started: it flushed their updates of the clocks before. */
+    /**
+     * The least clock of this node's workers when the last round started (it flushed their updates
+     * of the clocks before); far below any clock before the first round.
+     */
     private long lastFlushing = Long.MIN_VALUE / 2;
-    /** Under an eager model, how many clocks this node's workers advance between rounds ({@link AdaptiveManager#eagerRoundClocks}). */
+    /**
+     * Under an eager model, how many clocks this node's workers advance between rounds
+     * ({@link AdaptiveManager#eagerRoundClocks}).
+     */
     private final int roundClocks;
     final LongAdder rounds = new LongAdder();
     final LongAdder deltaBytes = new LongAdder();

@@ -16,9 +16,10 @@ import io.adaps.rpc.Requester;
  * {@link RoundPacing}; each round's duration feeds the {@link ActionWindow}. Under an eager model
  * the workers' clocks set the rhythm, a round per {@link AdaptiveManager#eagerRoundClocks} clocks
  * of the node's slowest worker, and a paced round runs only after
- * {@value AdaptiveManager#EAGER_ROUND_INTERVAL_MILLIS} ms per such clock without one, so that replicas still
- * converge when the clocks stand still: rounds paced in between added a quarter to the rounds of
- * MF on two nodes and 7% to their manager's and transport's time, and bought no quality.
+ * {@value AdaptiveManager#EAGER_ROUND_INTERVAL_MILLIS} ms per such clock without one, so that
+ * replicas still converge when the clocks stand still: rounds paced in between added a quarter to
+ * the rounds of MF on two nodes and 7% to their manager's and transport's time, and bought no
+ * quality.
  * Manager thread.
  */
 final class SyncAgent implements Agent {
