@@ -408,6 +408,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         checkBuffer(op, buffer, bufferOffset, floats, exactLength);
         long ticket = ticketsIssued + 1;
         ticketsIssued += ticketNow;
+        readTag = TableStore.OWNED_TAG;
         if (!cluster) {
             runLocal(op, table, ids, idOffset, idCount, buffer, bufferOffset);
             count(op, idCount);
@@ -415,7 +416,6 @@ public final class NodeWorker extends AbstractAccess implements Worker {
             return ticket;
         }
         long watermark = clocks.watermark();
-        readTag = TableStore.OWNED_TAG;
         Requester remote = requester();
         remote.begin(op);
         InFlightPushes inFlight = op == Operation.PUSH ? services.inFlight() : null;

@@ -119,4 +119,29 @@ class ConsistencyTest {
             assertThat(node.table("t").spec().consistency()).isEqualTo(Consistency.essp(5));
         }
     }
+
+    /**
+     * Issue 13 (a run of the {@code mf} example on one node reported reads 16 clocks stale under
+     * {@code essp:2}): a single node's pulls of several rows counted against a read tag that only
+     * a cluster's calls (and single-row calls) reset, so they reflected clock 0 and were as stale
+     * as the reader's clock. A single node's store holds every update made so far: no read is
+     * stale.
+     */
+    @Test
+    void issue13_aSingleNodesReadsAreNeverStale() {
+        try (AdaPS node = AdaPS.builder().consistency(Consistency.essp(2)).table(TableSpec.of("t", 4, 2)).build();
+             Worker worker = node.worker()) {
+            long[] rows = {0, 1, 2, 3};
+            float[] values = new float[8];
+            for (int clock = 0; clock < 6; clock++) {
+                worker.table("t").pull(rows, values);
+                worker.pull(new long[] {node.table("t").firstKey()}, new float[2]);
+                worker.advanceClock();
+            }
+            worker.table("t").pull(1, values, 0);
+            StalenessMetrics staleness = node.metrics().staleness("t");
+            assertThat(staleness.reads()).as("%s", staleness).isEqualTo(13);
+            assertThat(staleness.maxStaleness()).as("%s", staleness).isZero();
+        }
+    }
 }
