@@ -16,7 +16,10 @@ import java.util.Locale;
  *       {@link Worker#advanceClock()}.</li>
  *   <li>{@link #essp(int) essp(s)}: the same bound; in addition replicas are synchronized
  *       eagerly, each node's as soon as its workers finish {@code max(1, s / 2)} clocks, so that
- *       the staleness reads actually see is usually far below {@code s}.</li>
+ *       the staleness reads actually see is usually far below {@code s}. Between two rounds each
+ *       node's replica of a shared parameter follows its own workers' updates alone, and a round
+ *       adds up the nodes' updates; make a clock a small part of an epoch (the examples tick at
+ *       least 4 times per epoch), or replicas trained a long way apart may overshoot together.</li>
  *   <li>{@link #bsp()}: {@code ssp(0)}, bulk synchronous: a read at clock {@code c} reflects every
  *       update of every earlier clock.</li>
  *   <li>{@link #asp()}: asynchronous, no bound (the default): reads see updates whenever they

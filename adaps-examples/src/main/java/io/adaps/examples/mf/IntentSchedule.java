@@ -7,7 +7,9 @@ import static io.adaps.examples.Checks.checkPositive;
  * How the threads of one node walk its entries in an epoch of the intent-signalling Hogwild plan
  * ({@link EpochPlan.IntentHogwild}): thread {@code t} takes the contiguous share {@code t} of the
  * entries ({@link ShardPool#shareStart}) and cuts it into chunks of {@link #chunkEntries()}
- * entries ({@value #BATCHES_PER_CHUNK} mini-batches; the last chunk of a share may be shorter). A
+ * entries ({@value #BATCHES_PER_CHUNK} mini-batches, or fewer so that a share of at least
+ * {@value #MIN_CHUNKS} entries has at least {@value #MIN_CHUNKS} chunks; the last chunk of a
+ * share may be shorter). A
  * chunk is one tick of the thread's worker clock, and the worker advances its clock after each.
  * Intents go in groups of {@value #CHUNKS_PER_INTENT} chunks ({@link #intentEnd}): while it trains
  * the last chunk before a group, the worker signals intent for the rows and columns of the whole
@@ -25,8 +27,9 @@ final class IntentSchedule {
      * would signal nearly every key of every batch (the keys of one batch are mostly distinct), much
      * larger ones would ask the library to place keys long before they are used and to keep them
      * there after. The clock is also what the consistency model counts: under the examples'
-     * {@code essp:4} each rise of the cluster's slowest clock starts a synchronization round, and a
-     * worker 4 clocks ahead of it waits. With chunks of 64 batches (a clock every 8 ms on 2 pinned
+     * {@code essp:4} a node synchronizes its replicas every 2 clocks of its slowest worker, and a
+     * worker 4 clocks ahead of the cluster's slowest waits. When this rule was each rise of the
+     * cluster's slowest clock: with chunks of 64 batches (a clock every 8 ms on 2 pinned
      * nodes) the rounds came faster than they completed: 306-329 rounds per node in 10 epochs and
      * 0.20-0.39 s of waits for the slowest worker; with 128, 211-222 rounds and 0.09-0.15 s, epochs
      * 9% shorter in the median of 4 pairs (issue 13). With 256, once a key that nodes use one after
@@ -37,6 +40,20 @@ final class IntentSchedule {
      * ADAPTIVE needs no tuning.
      */
     static final int BATCHES_PER_CHUNK = 256;
+    /**
+     * The fewest chunks a thread's share is cut into, however few batches it has: the shared hot
+     * parameters train on each node's replica between two synchronization rounds, and the rounds
+     * follow the clocks. On a small matrix a share of {@value #BATCHES_PER_CHUNK} batches or less
+     * was one chunk, so one clock per epoch and a round every other epoch (or every 40 ms): the
+     * replicas nearly fitted their node's entries in between, the round added both trajectories
+     * (see {@link StepScales}), and the test RMSE of the cluster tests' 400 x 300 matrix on 2 nodes
+     * oscillated or stalled in 3 of 6 runs (0.13-0.27 after 9 epochs against the floor's 0.105;
+     * 2 of 16 before the rounds followed the workers' clocks, when they came every 20 ms). With at
+     * least 4 chunks, 26 runs of 26 ended at 0.105-0.108; with 8, 20 of 20 at 0.105-0.107; with 16,
+     * 8 of 8 at 0.105, but the default data's shares (7 chunks of 256 batches per node) became 16
+     * chunks and their epochs 6% longer for the extra rounds. At least 4 leaves them as they were.
+     */
+    static final int MIN_CHUNKS = 4;
     /**
      * Chunks per intent signal: one signal names the distinct rows and columns of this many chunks,
      * for their clocks. Signals per chunk (of 64 batches) had each node's manager track about
@@ -64,7 +81,12 @@ final class IntentSchedule {
         this.entries = checkNotNull(entries, "entries");
         this.threads = checkPositive(threads, "threads");
         checkPositive(batchSize, "batchSize");
-        this.chunkEntries = (int) Math.min(Integer.MAX_VALUE, (long) BATCHES_PER_CHUNK * batchSize);
+        long largestShare = shareEnd(0) - shareStart(0);
+        for (int thread = 1; thread < threads; thread++) {
+            largestShare = Math.max(largestShare, shareEnd(thread) - shareStart(thread));
+        }
+        long cut = Math.max(1, largestShare / MIN_CHUNKS);
+        this.chunkEntries = (int) Math.min((long) BATCHES_PER_CHUNK * batchSize, cut);
     }
 
     /** The node's training entries. */
@@ -77,7 +99,10 @@ final class IntentSchedule {
         return threads;
     }
 
-    /** Entries per chunk (except for the last of a share): {@value #BATCHES_PER_CHUNK} batches. */
+    /**
+     * Entries per chunk (except for the last of a share): {@value #BATCHES_PER_CHUNK} batches, or
+     * the largest share's {@value #MIN_CHUNKS}th (rounded down, at least 1) if that is less.
+     */
     int chunkEntries() {
         return chunkEntries;
     }

@@ -74,7 +74,8 @@ class EpochPlanTest {
                 }
                 assertThat(plan.describe()).isEqualTo("Hogwild on the node's rows and its share of the hottest rows, "
                         + "with intent signals per " + IntentSchedule.CHUNKS_PER_INTENT + " chunks of "
-                        + IntentSchedule.BATCHES_PER_CHUNK + " batches");
+                        + IntentSchedule.BATCHES_PER_CHUNK + " batches (at least " + IntentSchedule.MIN_CHUNKS
+                        + " chunks per thread)");
             }
         }
     }

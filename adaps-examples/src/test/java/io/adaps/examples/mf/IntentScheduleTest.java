@@ -25,7 +25,7 @@ class IntentScheduleTest {
     }
 
     @ParameterizedTest(name = "{0} nodes x {1} threads, batches of {2}")
-    @CsvSource({"1, 1, 1024", "2, 1, 16", "2, 3, 7", "3, 2, 100", "4, 4, 1000000"})
+    @CsvSource({"1, 1, 1024", "2, 1, 16", "2, 3, 7", "3, 2, 100", "4, 4, 1000000", "1, 2, 1", "2, 3, 2"})
     void theChunksOfAllThreadsOfAllNodesTrainEveryEntryExactlyOnce(int nodes, int threads, int batch) {
         MfData all = numberedEntries();
         MfData.Split data = new MfData.Split(all, all.part(0, 10));
@@ -33,8 +33,14 @@ class IntentScheduleTest {
         for (int node = 0; node < nodes; node++) {
             MfData entries = EpochPlan.of(Technique.ADAPTIVE, data, node, nodes, 1).train();
             IntentSchedule schedule = new IntentSchedule(entries, threads, batch);
-            assertThat(schedule.chunkEntries()).isEqualTo((int) Math.min(Integer.MAX_VALUE,
-                    (long) IntentSchedule.BATCHES_PER_CHUNK * batch));
+            int largestShare = 0;
+            for (int thread = 0; thread < threads; thread++) {
+                largestShare = Math.max(largestShare, ShardPool.shareStart(thread + 1, entries.size(), threads)
+                        - ShardPool.shareStart(thread, entries.size(), threads));
+            }
+            // 256 batches, or fewer entries so that each share has at least MIN_CHUNKS chunks.
+            assertThat(schedule.chunkEntries()).isEqualTo((int) Math.min((long) IntentSchedule.BATCHES_PER_CHUNK
+                    * batch, Math.max(1, largestShare / IntentSchedule.MIN_CHUNKS)));
             // The threads' chunks tile the node's entries in order, without gaps or overlaps.
             int next = 0;
             for (int thread = 0; thread < threads; thread++) {
@@ -53,7 +59,11 @@ class IntentScheduleTest {
                             || groupEnd % IntentSchedule.CHUNKS_PER_INTENT == 0).isTrue();
                     assertThat(groupEnd - chunk).isLessThanOrEqualTo(IntentSchedule.CHUNKS_PER_INTENT);
                 }
+                int share = ShardPool.shareStart(thread + 1, entries.size(), threads)
+                        - ShardPool.shareStart(thread, entries.size(), threads);
                 assertThat(next).isEqualTo(ShardPool.shareStart(thread + 1, entries.size(), threads));
+                assertThat(schedule.chunks(thread)).as("chunks of a share of %d", share)
+                        .isGreaterThanOrEqualTo(Math.min(share, IntentSchedule.MIN_CHUNKS));
             }
             assertThat(next).isEqualTo(entries.size());
             for (float value : entries.values()) {
@@ -127,8 +137,9 @@ class IntentScheduleTest {
                 .hasMessageContaining("at most 100 entries");
         assertThatThrownBy(() -> keys.collect(entries, 5, 4)).isInstanceOf(IllegalArgumentException.class);
         IntentSchedule schedule = new IntentSchedule(entries, 2, 1024);
-        assertThat(schedule.chunks(0)).isEqualTo(1);
-        assertThatThrownBy(() -> schedule.chunkFrom(0, 1)).hasMessage("chunk=1 (expected 0..0, the chunks of thread 0)");
+        assertThat(schedule.chunks(0)).isEqualTo(IntentSchedule.MIN_CHUNKS);
+        assertThatThrownBy(() -> schedule.chunkFrom(0, IntentSchedule.MIN_CHUNKS))
+                .hasMessage("chunk=4 (expected 0..3, the chunks of thread 0)");
         assertThatThrownBy(() -> schedule.chunkTo(2, 0)).hasMessage("thread=2 (expected 0..1)");
     }
 

@@ -25,7 +25,10 @@ class IntentTrainingTest {
     private static final SyntheticMatrix.Spec SPEC = new SyntheticMatrix.Spec(400, 300, 60_000, 4, 0.1, 1.1, 31);
     private static final int NODES = 2;
     private static final int EPOCHS = 2;
-    /** Small batches, so that a node's 27,000 entries make several groups of chunks of 256 batches. */
+    /**
+     * Small batches; a node's 27,000 entries make {@link IntentSchedule#MIN_CHUNKS} chunks, so several
+     * groups of chunks.
+     */
     private static final int BATCH = 16;
 
     @Test
