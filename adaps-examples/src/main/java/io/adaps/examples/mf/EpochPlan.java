@@ -116,7 +116,8 @@ sealed interface EpochPlan {
      * balanced by entries over the nodes, the hottest shared by all, see
      * {@link BlockPartition#sharingHotRows}), in their (shuffled) order, with intent signals: each thread
      * trains its share in chunks of {@value IntentSchedule#BATCHES_PER_CHUNK} mini-batches (at least
-     * {@value IntentSchedule#MIN_CHUNKS} chunks), one clock tick per chunk, and signals intent for the rows and columns of its next
+     * {@value IntentSchedule#MIN_CHUNKS} chunks), one clock tick per chunk, signals intent for its
+     * share's rows at the start of the epoch, and for the columns of its next
      * {@value IntentSchedule#CHUNKS_PER_INTENT} chunks while it trains the last chunk before them
      * ({@link MfTrainer}'s {@code withIntent}). The test
      * entries are split the same way as the training entries, so that evaluating them reads the row
@@ -134,9 +135,10 @@ sealed interface EpochPlan {
 
         @Override
         public String describe() {
-            return "Hogwild on the node's rows and its share of the hottest rows, with intent signals per "
-                    + IntentSchedule.CHUNKS_PER_INTENT + " chunks of " + IntentSchedule.BATCHES_PER_CHUNK + " batches (at "
-                    + "least " + IntentSchedule.MIN_CHUNKS + " chunks per thread)";
+            return "Hogwild on the node's rows and its share of the hottest rows, with intent signals for its rows "
+                    + "per epoch and its columns per " + IntentSchedule.CHUNKS_PER_INTENT + " chunks of "
+                    + IntentSchedule.BATCHES_PER_CHUNK + " batches (at least " + IntentSchedule.MIN_CHUNKS
+                    + " chunks per thread)";
         }
     }
 

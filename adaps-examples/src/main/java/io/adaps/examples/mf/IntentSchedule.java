@@ -3,6 +3,8 @@ package io.adaps.examples.mf;
 import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 
+import java.util.Arrays;
+
 /**
  * How the threads of one node walk its entries in an epoch of the intent-signalling Hogwild plan
  * ({@link EpochPlan.IntentHogwild}): thread {@code t} takes the contiguous share {@code t} of the
@@ -11,9 +13,19 @@ import static io.adaps.examples.Checks.checkPositive;
  * {@value #MIN_CHUNKS} entries has at least {@value #MIN_CHUNKS} chunks; the last chunk of a
  * share may be shorter). A
  * chunk is one tick of the thread's worker clock, and the worker advances its clock after each.
- * Intents go in groups of {@value #CHUNKS_PER_INTENT} chunks ({@link #intentEnd}): while it trains
- * the last chunk before a group, the worker signals intent for the rows and columns of the whole
- * group, for the group's clocks.
+ * At the start of an epoch the worker signals intent for the distinct rows of its share
+ * ({@link #shareRows}) for the whole epoch; column intents go in groups of
+ * {@value #CHUNKS_PER_INTENT} chunks ({@link #intentEnd}): while it trains the last chunk before a
+ * group, the worker signals intent for the columns of the whole group, for the group's clocks.
+ *
+ * <p>Why the rows once per epoch: the plan deals each row to one node (the hottest to all, every
+ * epoch the same way), so a thread uses its share's rows all epoch long, and naming them group
+ * after group told the library nothing new. On the tall shape of docs/benchmarks-shapes.md
+ * (100,000 x 2,000, whose intents are mostly rows) the managers then tracked 2.4 times fewer
+ * keys and took 0.29-0.34 s over epochs 2-10 instead of 0.43-0.48 s, and epochs were 8-10%
+ * shorter (3 pairs, 2 nodes pinned); the default data and the uniform shape ran as before, at the
+ * same test RMSE. Columns are shared by the nodes, and which of them a group uses decides
+ * whether the library relocates or replicates them, so they stay per group.
  *
  * <p>The schedule depends only on the entries' order (the shuffled training entries, so on the
  * seed), the number of threads and the batch size: it is the same every epoch and every run.
@@ -47,7 +59,7 @@ final class IntentSchedule {
      * was one chunk, so one clock per epoch and a round every other epoch (or every 40 ms): the
      * replicas nearly fitted their node's entries in between, the round added both trajectories
      * (see {@link StepScales}), and the test RMSE of the cluster tests' 400 x 300 matrix on 2 nodes
-     * oscillated or stalled in 3 of 6 runs (0.13-0.27 after 9 epochs against the floor's 0.105;
+     * oscillated or stalled in 3 of 9 runs (0.17-0.18 after 9 epochs against the floor's 0.105;
      * 2 of 16 before the rounds followed the workers' clocks, when they came every 20 ms). With at
      * least 4 chunks, 26 runs of 26 ended at 0.105-0.108; with 8, 20 of 20 at 0.105-0.107; with 16,
      * 8 of 8 at 0.105, but the default data's shares (7 chunks of 256 batches per node) became 16
@@ -122,6 +134,26 @@ final class IntentSchedule {
         return Math.min(chunks(thread), (chunk / CHUNKS_PER_INTENT + 1) * CHUNKS_PER_INTENT);
     }
 
+    /**
+     * The distinct rows of thread {@code thread}'s share, each once, in the order of their first
+     * entry; a new array on every call (the trainer keeps one per thread).
+     */
+    long[] shareRows(int thread) {
+        checkThread(thread);
+        boolean[] seen = new boolean[entries.numRows()];
+        long[] rows = new long[Math.min(entries.numRows(), shareEnd(thread) - shareStart(thread))];
+        int count = 0;
+        int[] entryRows = entries.rows();
+        for (int i = shareStart(thread); i < shareEnd(thread); i++) {
+            int row = entryRows[i];
+            if (!seen[row]) {
+                seen[row] = true;
+                rows[count++] = row;
+            }
+        }
+        return Arrays.copyOf(rows, count);
+    }
+
     /** The first entry of chunk {@code chunk} of thread {@code thread}. */
     int chunkFrom(int thread, int chunk) {
         checkChunk(thread, chunk);
@@ -142,10 +174,14 @@ final class IntentSchedule {
         return ShardPool.shareStart(thread + 1, entries.size(), threads);
     }
 
-    private void checkChunk(int thread, int chunk) {
+    private void checkThread(int thread) {
         if (thread < 0 || thread >= threads) {
             throw new IllegalArgumentException("thread=" + thread + " (expected 0.." + (threads - 1) + ")");
         }
+    }
+
+    private void checkChunk(int thread, int chunk) {
+        checkThread(thread);
         if (chunk < 0 || chunk >= chunks(thread)) {
             throw new IllegalArgumentException("chunk=" + chunk + " (expected 0.." + (chunks(thread) - 1)
                     + ", the chunks of thread " + thread + ")");

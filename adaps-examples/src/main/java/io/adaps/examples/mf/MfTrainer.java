@@ -3,6 +3,7 @@ package io.adaps.examples.mf;
 import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 
+import java.util.Arrays;
 import java.util.function.LongConsumer;
 
 import io.adaps.api.AdaPS;
@@ -69,7 +70,7 @@ public final class MfTrainer implements AutoCloseable {
      */
     private final double[] trainedErrors;
     private final long[] trainedEntries;
-    /** Per thread, the keys of its next intent group under the intent schedule; made on first use. */
+    /** Per thread, the columns of its next intent group under the intent schedule; made on first use. */
     private ChunkKeys[] chunkKeys;
     /** Clocks every worker ticks per intent epoch ({@link EpochClocks}); 0: as many as its chunks. */
     private int clocksPerEpoch;
@@ -182,15 +183,16 @@ public final class MfTrainer implements AutoCloseable {
      * on a cluster each batch's entries grouped by their column's home node, {@link ColumnRuns}): thread
      * {@code t} trains the chunks of its share of {@link IntentSchedule} in order, one step and one
      * clock tick of its worker per chunk, and ticks empty steps after its last chunk up to the
-     * epoch's steps, the clocks every worker ticks per epoch ({@link #alignClocks}). Intents go per
-     * group of {@value IntentSchedule#CHUNKS_PER_INTENT} chunks ({@link IntentSchedule#intentEnd}):
-     * at the start of an epoch (or where a resumed one continues) it signals intent for the rest of
-     * its first chunk's group; from then on, while it trains the last chunk before a group, for that
-     * group: the library knows the keys ahead of their use, and under
-     * {@link io.adaps.api.Technique#ADAPTIVE} moves or replicates them here in the meantime. A group
-     * of chunks {@code [c, e)} of an epoch whose step 0 is at clock {@code b} is signalled for clocks
-     * {@code [b + c, b + e)}, naming each of its distinct rows and columns once. Each entry's steps
-     * are scaled by {@code scales}.
+     * epoch's steps, the clocks every worker ticks per epoch ({@link #alignClocks}). At the start
+     * of an epoch (or where a resumed one continues) it signals intent for its share's rows
+     * ({@link IntentSchedule#shareRows}) up to the epoch's end. Column intents go per group of
+     * {@value IntentSchedule#CHUNKS_PER_INTENT} chunks ({@link IntentSchedule#intentEnd}): at the
+     * start it signals intent for the rest of its first chunk's group; from then on, while it
+     * trains the last chunk before a group, for that group: the library knows the keys ahead of
+     * their use, and under {@link io.adaps.api.Technique#ADAPTIVE} moves or replicates them here in
+     * the meantime. A group of chunks {@code [c, e)} of an epoch whose step 0 is at clock {@code b}
+     * is signalled for clocks {@code [b + c, b + e)}, naming each of its distinct columns once.
+     * Each entry's steps are scaled by {@code scales}.
      *
      * <p>After the epoch's last step each worker calls {@link Worker#waitSync()}: its updates have
      * reached the keys' owners and this node's replicas have been refreshed. Before any node
@@ -215,6 +217,8 @@ public final class MfTrainer implements AutoCloseable {
             }
         }
         int most = mostChunks(train);
+        long[][] shareRows = new long[pool.threads()][];
+        Arrays.setAll(shareRows, schedule::shareRows);
         return new SteppedEpoch() {
             /** The step this run of the epoch began with. */
             private int first;
@@ -233,6 +237,11 @@ public final class MfTrainer implements AutoCloseable {
             public void train(int from, int to, LongConsumer progress) {
                 boolean last = to == steps();
                 pool.onEveryThread(thread -> {
+                    if (from == first) {
+                        long clock = workers[thread].clock();
+                        rowViews[thread].intent(shareRows[thread], 0, shareRows[thread].length, clock,
+                                clock + steps() - from);
+                    }
                     trainWithIntent(thread, schedule, scales, from, to, from == first, last, progress);
                     return 0;
                 });
@@ -296,15 +305,14 @@ public final class MfTrainer implements AutoCloseable {
     }
 
     /**
-     * Signals intent of {@code thread}'s worker for the keys of its chunks from {@code chunk} to the
-     * end of that chunk's intent group ({@link IntentSchedule#intentEnd}), for their clocks from
+     * Signals intent of {@code thread}'s worker for the columns of its chunks from {@code chunk} to
+     * the end of that chunk's intent group ({@link IntentSchedule#intentEnd}), for their clocks from
      * {@code clock} on.
      */
     private void signalIntent(int thread, IntentSchedule schedule, int chunk, long clock) {
         int end = schedule.intentEnd(thread, chunk);
         ChunkKeys keys = chunkKeys[thread];
         keys.collect(schedule.entries(), schedule.chunkFrom(thread, chunk), schedule.chunkTo(thread, end - 1));
-        rowViews[thread].intent(keys.rows(), 0, keys.rowCount(), clock, clock + end - chunk);
         colViews[thread].intent(keys.cols(), 0, keys.colCount(), clock, clock + end - chunk);
     }
 

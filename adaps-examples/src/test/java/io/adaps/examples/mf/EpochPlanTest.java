@@ -73,7 +73,8 @@ class EpochPlanTest {
                     assertThat(partition.nodeOfRow(row)).isIn(node, BlockPartition.SHARED);
                 }
                 assertThat(plan.describe()).isEqualTo("Hogwild on the node's rows and its share of the hottest rows, "
-                        + "with intent signals per " + IntentSchedule.CHUNKS_PER_INTENT + " chunks of "
+                        + "with intent signals for its rows per epoch and its columns per "
+                        + IntentSchedule.CHUNKS_PER_INTENT + " chunks of "
                         + IntentSchedule.BATCHES_PER_CHUNK + " batches (at least " + IntentSchedule.MIN_CHUNKS
                         + " chunks per thread)");
             }

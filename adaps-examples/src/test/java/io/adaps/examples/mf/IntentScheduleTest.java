@@ -73,6 +73,24 @@ class IntentScheduleTest {
         assertThat(trained).hasSize(all.size()).doesNotHaveDuplicates();
     }
 
+    @ParameterizedTest(name = "{0} threads")
+    @CsvSource({"1", "3"})
+    void shareRowsAreTheDistinctRowsOfEachShareInTheOrderOfTheirFirstEntry(int threads) {
+        MfData entries = numberedEntries();
+        IntentSchedule schedule = new IntentSchedule(entries, threads, 64);
+        for (int thread = 0; thread < threads; thread++) {
+            Set<Long> expected = new LinkedHashSet<>();
+            for (int i = ShardPool.shareStart(thread, entries.size(), threads);
+                 i < ShardPool.shareStart(thread + 1, entries.size(), threads); i++) {
+                expected.add((long) entries.rows()[i]);
+            }
+            long[] rows = schedule.shareRows(thread);
+            assertThat(ids(rows, rows.length)).containsExactlyElementsOf(expected);
+        }
+        assertThatThrownBy(() -> schedule.shareRows(threads)).hasMessage("thread=" + threads + " (expected 0.."
+                + (threads - 1) + ")");
+    }
+
     @Test
     void theScheduleIsTheSameForTheSameSeed() {
         MfData.Split data = new SyntheticMatrix(new SyntheticMatrix.Spec(300, 200, 30_000, 4, 0.1, 1.1, 5)).sample()
