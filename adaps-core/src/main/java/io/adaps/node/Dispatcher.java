@@ -61,10 +61,13 @@ final class Dispatcher implements MessageHandler, MessageListener {
 
     @Override
     public void onMessage(int peer, Message message) {
-        if (context.isClosed()) {
-            return; // leaving: peers were told, and treat what they still need from here as failed
-        }
         MessageType type = message.length() >= Message.HEADER_LENGTH ? message.type() : null;
+        if (context.isClosed() && type != MessageType.LEAVE) {
+            // Leaving: peers were told, and treat what they still need from here as failed. A peer's
+            // LEAVE still counts: this node says its own goodbye only after its manager stopped, and a
+            // peer that left meanwhile would otherwise be logged as failed when its connection closes.
+            return;
+        }
         if (type == null) {
             LOG.error("node {}: dropped a malformed message of {} bytes from {}", context.nodeId(), message.length(),
                     peers.describe(peer));
