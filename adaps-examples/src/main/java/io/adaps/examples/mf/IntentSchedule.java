@@ -67,8 +67,8 @@ final class IntentSchedule {
      */
     static final int MIN_CHUNKS = 4;
     /**
-     * Chunks per intent signal: one signal names the distinct rows and columns of this many chunks,
-     * for their clocks. Signals per chunk (of 64 batches) had each node's manager track about
+     * Chunks per column intent signal: one signal names the distinct columns of this many chunks,
+     * for their clocks (measured when it named their rows too). Signals per chunk (of 64 batches) had each node's manager track about
      * 230,000 keys per epoch of the default data on 2 nodes (most of them the same hot keys chunk
      * after chunk), half of what the manager thread did, on the processor the training thread
      * shares; in groups of 8 such chunks the manager takes 0.026 s of a node's processor per epoch

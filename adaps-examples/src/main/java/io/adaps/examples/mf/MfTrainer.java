@@ -71,7 +71,7 @@ public final class MfTrainer implements AutoCloseable {
     private final double[] trainedErrors;
     private final long[] trainedEntries;
     /** Per thread, the columns of its next intent group under the intent schedule; made on first use. */
-    private ChunkKeys[] chunkKeys;
+    private ChunkColumns[] groupColumns;
     /** Clocks every worker ticks per intent epoch ({@link EpochClocks}); 0: as many as its chunks. */
     private int clocksPerEpoch;
     private final ShardPool pool;
@@ -208,12 +208,11 @@ public final class MfTrainer implements AutoCloseable {
         MfData ordered = ColumnRuns.grouped(train, pool.threads(), batchSize, nodes,
                 col -> Partitioning.RANGE.home(colTable, col, nodes));
         IntentSchedule schedule = new IntentSchedule(ordered, pool.threads(), batchSize);
-        if (chunkKeys == null) {
-            chunkKeys = new ChunkKeys[pool.threads()];
-            for (int t = 0; t < chunkKeys.length; t++) {
-                chunkKeys[t] = new ChunkKeys(Math.toIntExact(rowTable.rows()), Math.toIntExact(colTable.rows()),
-                        (int) Math.min(Integer.MAX_VALUE,
-                                (long) schedule.chunkEntries() * IntentSchedule.CHUNKS_PER_INTENT));
+        if (groupColumns == null) {
+            groupColumns = new ChunkColumns[pool.threads()];
+            for (int t = 0; t < groupColumns.length; t++) {
+                groupColumns[t] = new ChunkColumns(Math.toIntExact(colTable.rows()), (int) Math.min(Integer.MAX_VALUE,
+                        (long) schedule.chunkEntries() * IntentSchedule.CHUNKS_PER_INTENT));
             }
         }
         int most = mostChunks(train);
@@ -311,9 +310,9 @@ public final class MfTrainer implements AutoCloseable {
      */
     private void signalIntent(int thread, IntentSchedule schedule, int chunk, long clock) {
         int end = schedule.intentEnd(thread, chunk);
-        ChunkKeys keys = chunkKeys[thread];
-        keys.collect(schedule.entries(), schedule.chunkFrom(thread, chunk), schedule.chunkTo(thread, end - 1));
-        colViews[thread].intent(keys.cols(), 0, keys.colCount(), clock, clock + end - chunk);
+        ChunkColumns columns = groupColumns[thread];
+        columns.collect(schedule.entries(), schedule.chunkFrom(thread, chunk), schedule.chunkTo(thread, end - 1));
+        colViews[thread].intent(columns.cols(), 0, columns.count(), clock, clock + end - chunk);
     }
 
     /**

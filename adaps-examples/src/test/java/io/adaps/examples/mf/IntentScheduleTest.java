@@ -107,25 +107,22 @@ class IntentScheduleTest {
     }
 
     @Test
-    void theKeysSignalledForAChunkAreExactlyTheDistinctRowsAndColumnsOfItsEntries() {
+    void theColumnsSignalledForAChunkAreExactlyTheDistinctColumnsOfItsEntries() {
         MfData entries = numberedEntries();
         IntentSchedule schedule = new IntentSchedule(entries, 3, 32);
-        ChunkKeys keys = new ChunkKeys(entries.numRows(), entries.numCols(), schedule.chunkEntries());
+        ChunkColumns columns = new ChunkColumns(entries.numCols(), schedule.chunkEntries());
         int chunks = 0;
         for (int thread = 0; thread < schedule.threads(); thread++) {
             for (int chunk = 0; chunk < schedule.chunks(thread); chunk++) {
                 int from = schedule.chunkFrom(thread, chunk);
                 int to = schedule.chunkTo(thread, chunk);
-                Set<Long> rows = new LinkedHashSet<>();
                 Set<Long> cols = new LinkedHashSet<>();
                 for (int i = from; i < to; i++) {
-                    rows.add((long) entries.rows()[i]);
                     cols.add((long) entries.cols()[i]);
                 }
-                keys.collect(entries, from, to);
-                // Each key once, in the order of its first entry.
-                assertThat(ids(keys.rows(), keys.rowCount())).containsExactlyElementsOf(rows);
-                assertThat(ids(keys.cols(), keys.colCount())).containsExactlyElementsOf(cols);
+                columns.collect(entries, from, to);
+                // Each column once, in the order of its first entry.
+                assertThat(ids(columns.cols(), columns.count())).containsExactlyElementsOf(cols);
                 chunks++;
             }
         }
@@ -133,27 +130,28 @@ class IntentScheduleTest {
     }
 
     @Test
-    void collectingReusesItsArrays() {
+    void collectingReusesItsArray() {
         MfData entries = numberedEntries();
-        ChunkKeys keys = new ChunkKeys(entries.numRows(), entries.numCols(), 1000);
-        keys.collect(entries, 0, 1000);
-        long[] rows = keys.rows();
-        long[] cols = keys.cols();
-        keys.collect(entries, 1000, 1500);
-        assertThat(keys.rows()).isSameAs(rows);
-        assertThat(keys.cols()).isSameAs(cols);
-        keys.collect(entries, 7, 7);
-        assertThat(keys.rowCount()).isZero();
-        assertThat(keys.colCount()).isZero();
+        ChunkColumns columns = new ChunkColumns(entries.numCols(), 1000);
+        columns.collect(entries, 0, 1000);
+        long[] cols = columns.cols();
+        columns.collect(entries, 1000, 1500);
+        assertThat(columns.cols()).isSameAs(cols);
+        columns.collect(entries, 7, 7);
+        assertThat(columns.count()).isZero();
     }
 
     @Test
     void refusesRangesOutOfBounds() {
         MfData entries = numberedEntries();
-        ChunkKeys keys = new ChunkKeys(entries.numRows(), entries.numCols(), 100);
-        assertThatThrownBy(() -> keys.collect(entries, 0, 101)).isInstanceOf(IllegalArgumentException.class)
+        ChunkColumns columns = new ChunkColumns(entries.numCols(), 100);
+        assertThatThrownBy(() -> columns.collect(entries, 0, 101)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at most 100 entries");
-        assertThatThrownBy(() -> keys.collect(entries, 5, 4)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> columns.collect(entries, 5, 4)).isInstanceOf(IllegalArgumentException.class);
+        MfData wider = new MfData(entries.numRows(), entries.numCols() + 1, entries.rows(), entries.cols(),
+                entries.values());
+        assertThatThrownBy(() -> new ChunkColumns(entries.numCols(), 100).collect(wider, 0, 1))
+                .hasMessageContaining("expected at most " + entries.numCols() + " columns");
         IntentSchedule schedule = new IntentSchedule(entries, 2, 1024);
         assertThat(schedule.chunks(0)).isEqualTo(IntentSchedule.MIN_CHUNKS);
         assertThatThrownBy(() -> schedule.chunkFrom(0, IntentSchedule.MIN_CHUNKS))
