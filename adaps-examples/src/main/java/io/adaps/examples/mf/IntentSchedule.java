@@ -22,9 +22,9 @@ import java.util.Arrays;
  * epoch the same way), so a thread uses its share's rows all epoch long, and naming them group
  * after group told the library nothing new. On the tall shape of docs/benchmarks-shapes.md
  * (100,000 x 2,000, whose intents are mostly rows) the managers then tracked 2.4 times fewer
- * keys and took 0.29-0.34 s over epochs 2-10 instead of 0.43-0.48 s, and epochs were 8-10%
- * shorter (3 pairs, 2 nodes pinned); the default data and the uniform shape ran as before, at the
- * same test RMSE. Columns are shared by the nodes, and which of them a group uses decides
+ * keys and took 0.25-0.34 s over epochs 2-10 instead of 0.42-0.48 s, and epochs were 7% shorter
+ * (median of 6 pairs, 2 nodes pinned); the default data and the uniform shape ran as before, at
+ * the same test RMSE. Columns are shared by the nodes, and which of them a group uses decides
  * whether the library relocates or replicates them, so they stay per group.
  *
  * <p>The schedule depends only on the entries' order (the shuffled training entries, so on the
@@ -68,14 +68,15 @@ final class IntentSchedule {
     static final int MIN_CHUNKS = 4;
     /**
      * Chunks per column intent signal: one signal names the distinct columns of this many chunks,
-     * for their clocks (measured when it named their rows too). Signals per chunk (of 64 batches) had each node's manager track about
-     * 230,000 keys per epoch of the default data on 2 nodes (most of them the same hot keys chunk
-     * after chunk), half of what the manager thread did, on the processor the training thread
-     * shares; in groups of 8 such chunks the manager takes 0.026 s of a node's processor per epoch
-     * against 0.039 s (medians of 5 runs in turns, 2 pinned nodes), the test RMSE is the same and
-     * nearly every access still local (the library's keys linger a second or more after their
-     * intents end, so a key used in one chunk of a group was held that long anyway). Groups of 2
-     * chunks of 256 batches name the same 512 batches. Not a flag: ADAPTIVE needs no tuning.
+     * for their clocks (measured when it named their rows too). Signals per chunk (of 64 batches)
+     * had each node's manager track about 230,000 keys per epoch of the default data on 2 nodes
+     * (most of them the same hot keys chunk after chunk), half of what the manager thread did, on
+     * the processor the training thread shares; in groups of 8 such chunks the manager takes
+     * 0.026 s of a node's processor per epoch against 0.039 s (medians of 5 runs in turns, 2 pinned
+     * nodes), the test RMSE is the same and nearly every access still local (the library's keys
+     * linger a second or more after their intents end, so a key used in one chunk of a group was
+     * held that long anyway). Groups of 2 chunks of 256 batches name the same 512 batches.
+     * Not a flag: ADAPTIVE needs no tuning.
      */
     static final int CHUNKS_PER_INTENT = 2;
 
