@@ -6,6 +6,7 @@ import java.util.Locale;
 
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.StalenessMetrics;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -20,6 +21,8 @@ public final class RunOutput {
      * {@code [node 0] } prefix that the launcher puts before each line of a node.
      */
     private static final int CLUSTER_BAR_WIDTH = 70;
+    /** Width of a single node's progress bar without a console: the usual 80-column line. */
+    private static final int PIPED_BAR_WIDTH = 80;
 
     private RunOutput() {
     }
@@ -27,20 +30,28 @@ public final class RunOutput {
     /**
      * A bar on stderr for epoch {@code epoch} over {@code max} units of work, of which {@code done}
      * are done already (in an epoch resumed mid-way); the training threads move it in coarse
-     * steps, and it redraws on its own thread. Without a console (output piped or
-     * logged) it draws plain ASCII without colors. Making it takes tens of milliseconds (finding
-     * out about the console), so make it before an epoch's clock starts.
+     * steps, and it redraws on its own thread. Make it before an epoch's clock starts.
+     *
+     * <p>With a console it draws in colour, as wide as the terminal. Without one (output piped or
+     * logged, as every node of a local cluster's is) it draws plain ASCII of a fixed width to a
+     * consumer of its own: the library would otherwise build a terminal for every bar only to find
+     * it dumb, which takes tens of milliseconds on the main thread and, worse, leaves the JIT
+     * compiling the terminal's capability parser while the next epoch trains (on a node pinned to
+     * one core, C2 time taken from its training thread).
      *
      * @param cluster whether the node is one of several, whose lines the launcher prefixes
      */
     public static ProgressBar progressBar(int epoch, long max, long done, boolean cluster) {
+        boolean console = System.console() != null;
         ProgressBarBuilder bar = new ProgressBarBuilder()
                 .setTaskName("epoch " + epoch)
                 .setInitialMax(max)
                 .startsFrom(done, Duration.ZERO)
                 .setUpdateIntervalMillis(250)
-                .setStyle(System.console() == null ? ProgressBarStyle.ASCII : ProgressBarStyle.COLORFUL_UNICODE_BLOCK);
-        if (cluster) {
+                .setStyle(console ? ProgressBarStyle.COLORFUL_UNICODE_BLOCK : ProgressBarStyle.ASCII);
+        if (!console) {
+            bar.setConsumer(new ConsoleProgressBarConsumer(System.err, cluster ? CLUSTER_BAR_WIDTH : PIPED_BAR_WIDTH));
+        } else if (cluster) {
             bar.setMaxRenderedLength(CLUSTER_BAR_WIDTH);
         }
         return bar.build();
