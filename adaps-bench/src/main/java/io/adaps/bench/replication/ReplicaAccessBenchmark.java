@@ -49,8 +49,8 @@ import io.adaps.bench.loopback.LoopbackNodes;
  * rows and pairs of replicas by turns): the difference is the processor mispredicting which
  * path a row takes (on the machine of {@code docs/benchmarks.md}, 62 ns per step of pairs of
  * random kind at {@code valueLength} 8 against 45 ns alternating, and 40 and 46 ns for owned rows
- * and replicas alone; issue 13), which is why the {@code mf} example groups each batch's entries by
- * their column's home node.
+ * and replicas alone; issue 13), which is why the {@code mf} example's column blocks never mix
+ * the columns of different home nodes.
  *
  * <p>Why it matters: selective replication only pays off if accessing a replica is nearly as cheap
  * as accessing an owned row (the remote access it replaces costs tens of microseconds, see

@@ -180,7 +180,7 @@ public final class MfTrainer implements AutoCloseable {
 
     /**
      * Hogwild with intent signals over {@code train} (this node's entries, in their order, but
-     * on a cluster each batch's entries grouped by their column's home node, {@link ColumnRuns}): thread
+     * each chunk's entries grouped by column block, {@link ColumnBlocks}): thread
      * {@code t} trains the chunks of its share of {@link IntentSchedule} in order, one step and one
      * clock tick of its worker per chunk, and ticks empty steps after its last chunk up to the
      * epoch's steps, the clocks every worker ticks per epoch ({@link #alignClocks}). At the start
@@ -205,8 +205,9 @@ public final class MfTrainer implements AutoCloseable {
         checkFits(train);
         checkNotNull(scales, "scales");
         int nodes = node.clusterSize();
-        MfData ordered = ColumnRuns.grouped(train, pool.threads(), batchSize, nodes,
+        int[] ranks = ColumnBlocks.blockRanks(train.numCols(), nodes,
                 col -> Partitioning.RANGE.home(colTable, col, nodes));
+        MfData ordered = ColumnBlocks.ordered(new IntentSchedule(train, pool.threads(), batchSize), ranks);
         IntentSchedule schedule = new IntentSchedule(ordered, pool.threads(), batchSize);
         if (groupColumns == null) {
             groupColumns = new ChunkColumns[pool.threads()];

@@ -13,18 +13,19 @@ import io.adaps.testing.Gen;
 import io.adaps.testing.Property;
 
 /**
- * {@link ColumnRuns} reorders nothing but the entries within each batch of each thread's share,
- * into the order a stable sort by their column's home gives (issue 13).
+ * {@link ColumnBlocks} cuts each home's columns into nearly equal blocks in column order, walks the
+ * homes one after the other, and reorders nothing but the entries within each chunk of the intent
+ * schedule, into the order a stable sort by their column's block gives (issue 13).
  */
-class ColumnRunsTest {
-    /** Random entries, thread and batch counts, nodes and homes of the columns. */
+class ColumnBlocksTest {
+    /** Random entries, threads, batch size, nodes and the homes of the columns. */
     private record Case(MfData data, int threads, int batchSize, int nodes, int[] homes) {
     }
 
     private static Case randomCase(Gen gen) {
         int numRows = gen.intIn(1, 40);
-        int numCols = gen.intIn(1, 40);
-        int size = gen.intIn(0, 400);
+        int numCols = gen.intIn(1, 60);
+        int size = gen.intIn(0, 600);
         int[] rows = new int[size];
         int[] cols = new int[size];
         float[] values = new float[size];
@@ -33,7 +34,7 @@ class ColumnRunsTest {
             cols[i] = gen.intIn(0, numCols - 1);
             values[i] = i; // tells the entries apart
         }
-        int nodes = gen.intIn(1, 4);
+        int nodes = gen.intIn(1, 12);
         int[] homes = new int[numCols];
         for (int col = 0; col < numCols; col++) {
             homes[col] = gen.intIn(0, nodes - 1);
@@ -43,47 +44,92 @@ class ColumnRunsTest {
     }
 
     @Test
-    void eachBatchIsStablySortedByItsColumnsHomes() {
-        Property.forAll(500, ColumnRunsTest::randomCase, ColumnRunsTest::eachBatchIsStablySortedByItsColumnsHomes);
+    void blocksCutEachHomeInColumnOrderHomeByHome() {
+        Property.forAll(500, ColumnBlocksTest::randomCase, ColumnBlocksTest::blocksCutEachHomeInColumnOrder);
     }
 
-    private static void eachBatchIsStablySortedByItsColumnsHomes(Case c) {
-        MfData data = c.data();
-        MfData grouped = ColumnRuns.grouped(data, c.threads(), c.batchSize(), c.nodes(), col -> c.homes()[col]);
-        if (c.nodes() == 1) {
-            assertThat(grouped).isSameAs(data);
-            return;
+    private static void blocksCutEachHomeInColumnOrder(Case c) {
+        int numCols = c.data().numCols();
+        int[] ranks = ColumnBlocks.blockRanks(numCols, c.nodes(), col -> c.homes()[col]);
+        int perHome = (ColumnBlocks.BLOCKS + c.nodes() - 1) / c.nodes();
+        assertThat(perHome * c.nodes()).isGreaterThanOrEqualTo(ColumnBlocks.BLOCKS);
+        int[][] counts = new int[c.nodes()][perHome];
+        int[] lastRank = new int[c.nodes()];
+        for (int col = 0; col < numCols; col++) {
+            int home = c.homes()[col];
+            int rank = ranks[col];
+            assertThat(rank / perHome).as("home of column %d's block", col)
+                    .isEqualTo(home);
+            assertThat(rank).as("rank of column %d", col).isGreaterThanOrEqualTo(lastRank[home]);
+            lastRank[home] = rank;
+            counts[home][rank % perHome]++;
         }
-        assertThat(grouped.size()).isEqualTo(data.size());
-        assertThat(grouped.numRows()).isEqualTo(data.numRows());
-        assertThat(grouped.numCols()).isEqualTo(data.numCols());
+        for (int home = 0; home < c.nodes(); home++) {
+            int least = Integer.MAX_VALUE;
+            int most = 0;
+            for (int count : counts[home]) {
+                least = Math.min(least, count);
+                most = Math.max(most, count);
+            }
+            assertThat(most - least).as("block sizes of home %d", home).isLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void eachChunkIsStablySortedByItsColumnsBlocks() {
+        Property.forAll(500, ColumnBlocksTest::randomCase, ColumnBlocksTest::eachChunkIsStablySorted);
+    }
+
+    private static void eachChunkIsStablySorted(Case c) {
+        MfData data = c.data();
+        int[] ranks = ColumnBlocks.blockRanks(data.numCols(), c.nodes(), col -> c.homes()[col]);
+        IntentSchedule schedule = new IntentSchedule(data, c.threads(), c.batchSize());
+        MfData ordered = ColumnBlocks.ordered(schedule, ranks);
+        assertThat(ordered.size()).isEqualTo(data.size());
+        assertThat(ordered.numRows()).isEqualTo(data.numRows());
+        assertThat(ordered.numCols()).isEqualTo(data.numCols());
+        IntentSchedule after = new IntentSchedule(ordered, c.threads(), c.batchSize());
+        assertThat(after.chunkEntries()).isEqualTo(schedule.chunkEntries());
         for (int t = 0; t < c.threads(); t++) {
-            int end = ShardPool.shareStart(t + 1, data.size(), c.threads());
-            for (int from = ShardPool.shareStart(t, data.size(), c.threads()); from < end; from += c.batchSize()) {
-                int to = Math.min(end, from + c.batchSize());
+            for (int chunk = 0; chunk < schedule.chunks(t); chunk++) {
+                int from = schedule.chunkFrom(t, chunk);
+                int to = schedule.chunkTo(t, chunk);
                 List<Integer> expected = new ArrayList<>();
                 for (int i = from; i < to; i++) {
                     expected.add(i);
                 }
-                expected.sort(Comparator.comparingInt(i -> c.homes()[data.cols()[i]])); // List.sort is stable
+                expected.sort(Comparator.comparingInt(i -> ranks[data.cols()[i]])); // List.sort is stable
                 for (int i = from; i < to; i++) {
                     int original = expected.get(i - from);
-                    assertThat(grouped.values()[i]).as("entry %d", i).isEqualTo(data.values()[original]);
-                    assertThat(grouped.rows()[i]).isEqualTo(data.rows()[original]);
-                    assertThat(grouped.cols()[i]).isEqualTo(data.cols()[original]);
+                    assertThat(ordered.values()[i]).as("entry %d", i).isEqualTo(data.values()[original]);
+                    assertThat(ordered.rows()[i]).isEqualTo(data.rows()[original]);
+                    assertThat(ordered.cols()[i]).isEqualTo(data.cols()[original]);
                 }
             }
         }
     }
 
     @Test
-    void aHomeOutOfRangeIsRefused() {
-        MfData data = new MfData(2, 2, new int[] {0, 1}, new int[] {0, 1}, new float[] {1, 2});
-        assertThatThrownBy(() -> ColumnRuns.grouped(data, 1, 2, 2, col -> col * 2))
+    void oneNodeWalksContiguousColumnRanges() {
+        int[] ranks = ColumnBlocks.blockRanks(20, 1, col -> 0);
+        assertThat(ranks).containsExactly(0, 0, 0, 1, 1, 2, 2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 6, 6, 7, 7);
+    }
+
+    @Test
+    void badArgumentsAreRefused() {
+        assertThatThrownBy(() -> ColumnBlocks.blockRanks(2, 2, col -> col * 2))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("homeOf(1)=2 (expected 0..1)");
-        assertThatThrownBy(() -> ColumnRuns.grouped(data, 0, 2, 2, col -> 0))
+        assertThatThrownBy(() -> ColumnBlocks.blockRanks(0, 2, col -> 0))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("threads=0");
+                .hasMessageContaining("numCols=0");
+        MfData data = new MfData(2, 2, new int[] {0, 1}, new int[] {0, 1}, new float[] {1, 2});
+        IntentSchedule schedule = new IntentSchedule(data, 1, 2);
+        assertThatThrownBy(() -> ColumnBlocks.ordered(schedule, new int[] {0}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("ranks.length=1 (expected 2, the columns of ");
+        assertThatThrownBy(() -> ColumnBlocks.ordered(schedule, new int[] {0, -1}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ranks[1]=-1 (expected >= 0)");
     }
 }
