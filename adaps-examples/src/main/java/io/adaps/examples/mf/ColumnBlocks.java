@@ -12,28 +12,33 @@ import java.util.function.IntUnaryOperator;
  * random order.
  *
  * <p><b>The blocks.</b> The columns of each home node, in column order, are cut into
- * {@code ceil(}{@value #BLOCKS}{@code  / nodes)} blocks of nearly equal counts, and a chunk walks
- * the homes in turn, each home's blocks in order; on one node that is {@value #BLOCKS} contiguous
- * column ranges.
+ * {@code ceil(}{@value #BLOCKS}{@code  / nodes)} blocks of nearly equal counts. A node walks the
+ * homes starting with its own, then the next node's and so on, each home's blocks in order; on one
+ * node that is {@value #BLOCKS} contiguous column ranges.
  *
- * <p><b>Why.</b> A chunk's steps touch every row of the node's share and, in random order, every
- * column: on the default data more than a core's 2 MiB L2 cache, so a step's two rows mostly come
- * from further away. Within a block a chunk touches an eighth of the columns, which stay cached
- * while the block's entries go by, as in the sub-epochs of a blocked schedule (DSGD: Gemulla,
- * Nijkamp, Haas, Sismanis, "Large-scale matrix factorization with distributed stochastic gradient
- * descent", KDD 2011), but without moving anything. Measured (issue 13, median epoch of epochs
- * 2-10, pinned, runs in turns with the random order): one node, the default data 0.314-0.315 s
- * against 0.338-0.339 s and the uniform shape (zipf 0) 0.288-0.289 s against 0.316 s, the same
- * test RMSE (2 pairs each; 4 blocks gave 0.321 and 0.295 s, 16 blocks 0.312 and 0.288 s); 2 nodes,
- * mean epoch of epochs 2-10 (3 pairs each), the default data 0.215-0.226 s against 0.234-0.241 s at
- * the same test RMSE (0.1101 against 0.1101-0.1102), the uniform shape 0.200-0.203 s against
- * 0.224-0.237 s at 0.1111-0.1118 against 0.1109-0.1112. A cluster's replicas of a block's columns
- * take a chunk's steps in a burst between two synchronization rounds, which may be what costs the
- * uniform shape's 0.4%; starting each node with its own home's blocks (so that the nodes step
- * different columns at a time) did not change that (3 pairs) and left the default data's test RMSE
- * at 0.1102-0.1104 against 0.1101-0.1103 (4 pairs). Within a
- * chunk the order of entries is a detail of Hogwild: the entries were shuffled once, and the
- * chunks, their clocks and so the intents stay the same.
+ * <p><b>Why blocks.</b> A chunk's steps touch every row of the node's share and, in random order,
+ * every column: on the default data more than a core's 2 MiB L2 cache, so a step's two rows mostly
+ * come from further away. Within a block a chunk touches an eighth of the columns, which stay
+ * cached while the block's entries go by, as in the sub-epochs of a blocked schedule (DSGD:
+ * Gemulla, Nijkamp, Haas, Sismanis, "Large-scale matrix factorization with distributed stochastic
+ * gradient descent", KDD 2011), but without moving anything. Measured (issue 13, pinned, runs in
+ * turns with the random order): one node, median epoch of epochs 2-10, the default data 0.314-0.315 s
+ * against 0.338-0.339 s and the uniform shape (zipf 0) 0.288-0.289 s against 0.316 s, the same test
+ * RMSE (2 pairs each; 4 blocks gave 0.321 and 0.295 s, 16 blocks 0.312 and 0.288 s). Within a chunk
+ * the order of entries is a detail of Hogwild: the entries were shuffled once, and the chunks,
+ * their clocks and so the intents stay the same.
+ *
+ * <p><b>Why each node starts with its own home.</b> On a cluster every node holds replicas of the
+ * other homes' columns, and what the replicas take between two synchronization rounds is added up
+ * at the owner. If every node walked the blocks in the same order, all of them would step the same
+ * columns at the same time, and a block's replicas would take a chunk's steps in one burst from
+ * each node at once: on 4 nodes (2 to a core) the test RMSE after 10 epochs was 0.1120, 0.1184 and
+ * 0.1296 against 0.1108-0.1111 in random order. Starting from its own home, a node steps a block
+ * while each other node steps a block of another home, so a column's steps come from one node at a
+ * time: 0.1111-0.1114, epochs 0.300-0.324 s against 0.310-0.323 s (mean of epochs 2-10, 3 runs
+ * each). On 2 nodes, 3 runs each: the default data 0.215-0.226 s against 0.234-0.241 s at a test
+ * RMSE of 0.1101-0.1104 against 0.1100-0.1102, the uniform shape 0.200-0.210 s against 0.224-0.237
+ * s at 0.1109-0.1118 against 0.1109-0.1112.
  *
  * <p><b>Homes apart.</b> Under {@code ADAPTIVE} a node of the Hogwild plan holds its home's
  * columns owned and the others as replicas, and an in-place step takes the store's owned or
@@ -52,16 +57,20 @@ final class ColumnBlocks {
     }
 
     /**
-     * The position of each column's block in the walk, from 0: the homes in turn, each cut into
-     * {@code ceil(BLOCKS / nodes)} blocks in column order.
+     * The position of each column's block in node {@code node}'s walk, from 0: the homes in turn
+     * from {@code node}'s own, each cut into {@code ceil(BLOCKS / nodes)} blocks in column order.
      *
      * @param homeOf the home node of a column, in {@code 0 .. nodes - 1}
-     * @throws IllegalArgumentException if a count is not positive or a home is out of range
+     * @throws IllegalArgumentException if a count is not positive, {@code node} is not one of the
+     *                                  nodes, or a home is out of range
      */
-    static int[] blockRanks(int numCols, int nodes, IntUnaryOperator homeOf) {
+    static int[] blockRanks(int numCols, int nodes, int node, IntUnaryOperator homeOf) {
         checkPositive(numCols, "numCols");
         checkPositive(nodes, "nodes");
         checkNotNull(homeOf, "homeOf");
+        if (node < 0 || node >= nodes) {
+            throw new IllegalArgumentException("node=" + node + " (expected 0.." + (nodes - 1) + ")");
+        }
         int[] homes = new int[numCols];
         int[] perHome = new int[nodes];
         for (int col = 0; col < numCols; col++) {
@@ -77,7 +86,7 @@ final class ColumnBlocks {
         for (int col = 0; col < numCols; col++) {
             int home = homes[col];
             int block = (int) ((long) seen[home]++ * blocksPerHome / perHome[home]);
-            ranks[col] = home * blocksPerHome + block;
+            ranks[col] = Math.floorMod(home - node, nodes) * blocksPerHome + block;
         }
         return ranks;
     }

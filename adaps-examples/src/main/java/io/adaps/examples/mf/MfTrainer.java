@@ -205,7 +205,7 @@ public final class MfTrainer implements AutoCloseable {
         checkFits(train);
         checkNotNull(scales, "scales");
         int nodes = node.clusterSize();
-        int[] ranks = ColumnBlocks.blockRanks(train.numCols(), nodes,
+        int[] ranks = ColumnBlocks.blockRanks(train.numCols(), nodes, node.nodeId(),
                 col -> Partitioning.RANGE.home(colTable, col, nodes));
         MfData ordered = ColumnBlocks.ordered(new IntentSchedule(train, pool.threads(), batchSize), ranks);
         IntentSchedule schedule = new IntentSchedule(ordered, pool.threads(), batchSize);

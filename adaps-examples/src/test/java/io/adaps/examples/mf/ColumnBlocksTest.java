@@ -14,12 +14,12 @@ import io.adaps.testing.Property;
 
 /**
  * {@link ColumnBlocks} cuts each home's columns into nearly equal blocks in column order, walks the
- * homes one after the other, and reorders nothing but the entries within each chunk of the intent
+ * homes from the node's own, and reorders nothing but the entries within each chunk of the intent
  * schedule, into the order a stable sort by their column's block gives (issue 13).
  */
 class ColumnBlocksTest {
-    /** Random entries, threads, batch size, nodes and the homes of the columns. */
-    private record Case(MfData data, int threads, int batchSize, int nodes, int[] homes) {
+    /** Random entries, threads, batch size, nodes, the node and the homes of the columns. */
+    private record Case(MfData data, int threads, int batchSize, int nodes, int node, int[] homes) {
     }
 
     private static Case randomCase(Gen gen) {
@@ -40,17 +40,17 @@ class ColumnBlocksTest {
             homes[col] = gen.intIn(0, nodes - 1);
         }
         return new Case(new MfData(numRows, numCols, rows, cols, values), gen.intIn(1, 4), gen.intIn(1, 50), nodes,
-                homes);
+                gen.intIn(0, nodes - 1), homes);
     }
 
     @Test
-    void blocksCutEachHomeInColumnOrderHomeByHome() {
+    void blocksCutEachHomeInColumnOrderStartingWithTheNodesOwn() {
         Property.forAll(500, ColumnBlocksTest::randomCase, ColumnBlocksTest::blocksCutEachHomeInColumnOrder);
     }
 
     private static void blocksCutEachHomeInColumnOrder(Case c) {
         int numCols = c.data().numCols();
-        int[] ranks = ColumnBlocks.blockRanks(numCols, c.nodes(), col -> c.homes()[col]);
+        int[] ranks = ColumnBlocks.blockRanks(numCols, c.nodes(), c.node(), col -> c.homes()[col]);
         int perHome = (ColumnBlocks.BLOCKS + c.nodes() - 1) / c.nodes();
         assertThat(perHome * c.nodes()).isGreaterThanOrEqualTo(ColumnBlocks.BLOCKS);
         int[][] counts = new int[c.nodes()][perHome];
@@ -58,8 +58,8 @@ class ColumnBlocksTest {
         for (int col = 0; col < numCols; col++) {
             int home = c.homes()[col];
             int rank = ranks[col];
-            assertThat(rank / perHome).as("home of column %d's block", col)
-                    .isEqualTo(home);
+            assertThat(rank / perHome).as("walk position of column %d's home", col)
+                    .isEqualTo(Math.floorMod(home - c.node(), c.nodes()));
             assertThat(rank).as("rank of column %d", col).isGreaterThanOrEqualTo(lastRank[home]);
             lastRank[home] = rank;
             counts[home][rank % perHome]++;
@@ -82,7 +82,7 @@ class ColumnBlocksTest {
 
     private static void eachChunkIsStablySorted(Case c) {
         MfData data = c.data();
-        int[] ranks = ColumnBlocks.blockRanks(data.numCols(), c.nodes(), col -> c.homes()[col]);
+        int[] ranks = ColumnBlocks.blockRanks(data.numCols(), c.nodes(), c.node(), col -> c.homes()[col]);
         IntentSchedule schedule = new IntentSchedule(data, c.threads(), c.batchSize());
         MfData ordered = ColumnBlocks.ordered(schedule, ranks);
         assertThat(ordered.size()).isEqualTo(data.size());
@@ -111,16 +111,19 @@ class ColumnBlocksTest {
 
     @Test
     void oneNodeWalksContiguousColumnRanges() {
-        int[] ranks = ColumnBlocks.blockRanks(20, 1, col -> 0);
+        int[] ranks = ColumnBlocks.blockRanks(20, 1, 0, col -> 0);
         assertThat(ranks).containsExactly(0, 0, 0, 1, 1, 2, 2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 6, 6, 7, 7);
     }
 
     @Test
     void badArgumentsAreRefused() {
-        assertThatThrownBy(() -> ColumnBlocks.blockRanks(2, 2, col -> col * 2))
+        assertThatThrownBy(() -> ColumnBlocks.blockRanks(2, 2, 0, col -> col * 2))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("homeOf(1)=2 (expected 0..1)");
-        assertThatThrownBy(() -> ColumnBlocks.blockRanks(0, 2, col -> 0))
+        assertThatThrownBy(() -> ColumnBlocks.blockRanks(2, 2, 2, col -> 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("node=2 (expected 0..1)");
+        assertThatThrownBy(() -> ColumnBlocks.blockRanks(0, 2, 0, col -> 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("numCols=0");
         MfData data = new MfData(2, 2, new int[] {0, 1}, new int[] {0, 1}, new float[] {1, 2});
