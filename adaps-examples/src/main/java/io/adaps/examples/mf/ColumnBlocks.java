@@ -36,9 +36,11 @@ import java.util.function.IntUnaryOperator;
  * 0.1296 against 0.1108-0.1111 in random order. Starting from its own home, a node steps a block
  * while each other node steps a block of another home, so a column's steps come from one node at a
  * time: 0.1111-0.1114, epochs 0.300-0.324 s against 0.310-0.323 s (mean of epochs 2-10, 3 runs
- * each). On 2 nodes, 3 runs each: the default data 0.215-0.226 s against 0.234-0.241 s at a test
- * RMSE of 0.1101-0.1104 against 0.1100-0.1102, the uniform shape 0.200-0.210 s against 0.224-0.237
- * s at 0.1109-0.1118 against 0.1109-0.1112.
+ * each). On 2 nodes the blocks matter less, since a node's half of the rows and its columns nearly
+ * fit the cache anyway: the default data, 4 pairs, training thread 0.166 s per epoch against
+ * 0.175 s, mean epoch 0.221-0.230 s against 0.221-0.234 s, test RMSE 0.1101-0.1104 against 0.1101;
+ * the uniform shape, 3 pairs, 0.206-0.217 s against 0.210-0.220 s at 0.1109-0.1120 against
+ * 0.1110-0.1112.
  *
  * <p><b>Homes apart.</b> Under {@code ADAPTIVE} a node of the Hogwild plan holds its home's
  * columns owned and the others as replicas, and an in-place step takes the store's owned or
