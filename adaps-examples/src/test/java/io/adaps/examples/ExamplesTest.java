@@ -100,7 +100,7 @@ class ExamplesTest {
                 .contains("training: 1 node(s) x 2 thread(s), batches of 1024 entries; technique ADAPTIVE, "
                         + "consistency essp:4, Hogwild on the node's rows and its share of the hottest rows, with "
                         + "intent signals for its rows per epoch and its columns per 2 chunks of 256 batches (at least 4 "
-                        + "chunks per thread), each chunk's entries by 8 blocks of columns")
+                        + "chunks per thread), each 64 batches' entries by 8 blocks of columns")
                 .contains("entries: 18000 train, 2000 test, of a 200 x 100 matrix")
                 .containsPattern("epoch +0: initial model +train RMSE 0\\.\\d{4}, test RMSE 0\\.\\d{4}")
                 .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* 100\\.0% local, .* train RMSE 0\\.\\d{4}, test RMSE "

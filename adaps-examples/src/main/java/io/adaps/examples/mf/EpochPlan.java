@@ -119,8 +119,8 @@ sealed interface EpochPlan {
      * {@value IntentSchedule#MIN_CHUNKS} chunks), one clock tick per chunk, signals intent for its
      * share's rows at the start of the epoch, and for the columns of its next
      * {@value IntentSchedule#CHUNKS_PER_INTENT} chunks while it trains the last chunk before them
-     * ({@link MfTrainer}'s {@code withIntent}); each chunk steps its entries one block of columns
-     * after the other ({@link ColumnBlocks}). The test
+     * ({@link MfTrainer}'s {@code withIntent}); every {@value ColumnBlocks#WALK_BATCHES} batches
+     * step their entries one block of columns after the other ({@link ColumnBlocks}). The test
      * entries are split the same way as the training entries, so that evaluating them reads the row
      * factors where training left them.
      *
@@ -139,7 +139,8 @@ sealed interface EpochPlan {
             return "Hogwild on the node's rows and its share of the hottest rows, with intent signals for its rows "
                     + "per epoch and its columns per " + IntentSchedule.CHUNKS_PER_INTENT + " chunks of "
                     + IntentSchedule.BATCHES_PER_CHUNK + " batches (at least " + IntentSchedule.MIN_CHUNKS
-                    + " chunks per thread), each chunk's entries by " + ColumnBlocks.BLOCKS + " blocks of columns";
+                    + " chunks per thread), each " + ColumnBlocks.WALK_BATCHES + " batches' entries by "
+                    + ColumnBlocks.BLOCKS + " blocks of columns";
         }
     }
 

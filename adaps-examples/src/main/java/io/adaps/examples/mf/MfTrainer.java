@@ -180,8 +180,8 @@ public final class MfTrainer implements AutoCloseable {
 
     /**
      * Hogwild with intent signals over {@code train} (this node's entries, in their order, but
-     * each chunk's entries grouped by column block, {@link ColumnBlocks}): thread
-     * {@code t} trains the chunks of its share of {@link IntentSchedule} in order, one step and one
+     * each {@value ColumnBlocks#WALK_BATCHES} batches' entries grouped by column block,
+     * {@link ColumnBlocks}): thread {@code t} trains the chunks of its share of {@link IntentSchedule} in order, one step and one
      * clock tick of its worker per chunk, and ticks empty steps after its last chunk up to the
      * epoch's steps, the clocks every worker ticks per epoch ({@link #alignClocks}). At the start
      * of an epoch (or where a resumed one continues) it signals intent for its share's rows
@@ -207,7 +207,8 @@ public final class MfTrainer implements AutoCloseable {
         int nodes = node.clusterSize();
         int[] ranks = ColumnBlocks.blockRanks(train.numCols(), nodes, node.nodeId(),
                 col -> Partitioning.RANGE.home(colTable, col, nodes));
-        MfData ordered = ColumnBlocks.ordered(new IntentSchedule(train, pool.threads(), batchSize), ranks);
+        MfData ordered = ColumnBlocks.ordered(new IntentSchedule(train, pool.threads(), batchSize), ranks,
+                (int) Math.min(Integer.MAX_VALUE, (long) batchSize * ColumnBlocks.WALK_BATCHES));
         IntentSchedule schedule = new IntentSchedule(ordered, pool.threads(), batchSize);
         if (groupColumns == null) {
             groupColumns = new ChunkColumns[pool.threads()];

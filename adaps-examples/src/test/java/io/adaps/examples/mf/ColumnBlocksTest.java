@@ -14,12 +14,12 @@ import io.adaps.testing.Property;
 
 /**
  * {@link ColumnBlocks} cuts each home's columns into nearly equal blocks in column order, walks the
- * homes from the node's own, and reorders nothing but the entries within each chunk of the intent
- * schedule, into the order a stable sort by their column's block gives (issue 13).
+ * homes from the node's own, and reorders nothing but the entries within each walk of each chunk of
+ * the intent schedule, into the order a stable sort by their column's block gives (issue 13).
  */
 class ColumnBlocksTest {
-    /** Random entries, threads, batch size, nodes, the node and the homes of the columns. */
-    private record Case(MfData data, int threads, int batchSize, int nodes, int node, int[] homes) {
+    /** Random entries, threads, batch size, walk length, nodes, the node and the homes of the columns. */
+    private record Case(MfData data, int threads, int batchSize, int walkEntries, int nodes, int node, int[] homes) {
     }
 
     private static Case randomCase(Gen gen) {
@@ -39,8 +39,8 @@ class ColumnBlocksTest {
         for (int col = 0; col < numCols; col++) {
             homes[col] = gen.intIn(0, nodes - 1);
         }
-        return new Case(new MfData(numRows, numCols, rows, cols, values), gen.intIn(1, 4), gen.intIn(1, 50), nodes,
-                gen.intIn(0, nodes - 1), homes);
+        return new Case(new MfData(numRows, numCols, rows, cols, values), gen.intIn(1, 4), gen.intIn(1, 50),
+                gen.intIn(1, 200), nodes, gen.intIn(0, nodes - 1), homes);
     }
 
     @Test
@@ -76,15 +76,15 @@ class ColumnBlocksTest {
     }
 
     @Test
-    void eachChunkIsStablySortedByItsColumnsBlocks() {
-        Property.forAll(500, ColumnBlocksTest::randomCase, ColumnBlocksTest::eachChunkIsStablySorted);
+    void eachWalkOfEachChunkIsStablySortedByItsColumnsBlocks() {
+        Property.forAll(500, ColumnBlocksTest::randomCase, ColumnBlocksTest::eachWalkIsStablySorted);
     }
 
-    private static void eachChunkIsStablySorted(Case c) {
+    private static void eachWalkIsStablySorted(Case c) {
         MfData data = c.data();
         int[] ranks = ColumnBlocks.blockRanks(data.numCols(), c.nodes(), c.node(), col -> c.homes()[col]);
         IntentSchedule schedule = new IntentSchedule(data, c.threads(), c.batchSize());
-        MfData ordered = ColumnBlocks.ordered(schedule, ranks);
+        MfData ordered = ColumnBlocks.ordered(schedule, ranks, c.walkEntries());
         assertThat(ordered.size()).isEqualTo(data.size());
         assertThat(ordered.numRows()).isEqualTo(data.numRows());
         assertThat(ordered.numCols()).isEqualTo(data.numCols());
@@ -92,20 +92,26 @@ class ColumnBlocksTest {
         assertThat(after.chunkEntries()).isEqualTo(schedule.chunkEntries());
         for (int t = 0; t < c.threads(); t++) {
             for (int chunk = 0; chunk < schedule.chunks(t); chunk++) {
-                int from = schedule.chunkFrom(t, chunk);
-                int to = schedule.chunkTo(t, chunk);
-                List<Integer> expected = new ArrayList<>();
-                for (int i = from; i < to; i++) {
-                    expected.add(i);
-                }
-                expected.sort(Comparator.comparingInt(i -> ranks[data.cols()[i]])); // List.sort is stable
-                for (int i = from; i < to; i++) {
-                    int original = expected.get(i - from);
-                    assertThat(ordered.values()[i]).as("entry %d", i).isEqualTo(data.values()[original]);
-                    assertThat(ordered.rows()[i]).isEqualTo(data.rows()[original]);
-                    assertThat(ordered.cols()[i]).isEqualTo(data.cols()[original]);
+                int chunkEnd = schedule.chunkTo(t, chunk);
+                for (int from = schedule.chunkFrom(t, chunk); from < chunkEnd; from += c.walkEntries()) {
+                    assertStablySorted(data, ordered, ranks, from, Math.min(chunkEnd, from + c.walkEntries()));
                 }
             }
+        }
+    }
+
+    /** Entries {@code [from, to)} of {@code ordered} are those of {@code data} stably sorted by their column's rank. */
+    private static void assertStablySorted(MfData data, MfData ordered, int[] ranks, int from, int to) {
+        List<Integer> expected = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            expected.add(i);
+        }
+        expected.sort(Comparator.comparingInt(i -> ranks[data.cols()[i]])); // List.sort is stable
+        for (int i = from; i < to; i++) {
+            int original = expected.get(i - from);
+            assertThat(ordered.values()[i]).as("entry %d", i).isEqualTo(data.values()[original]);
+            assertThat(ordered.rows()[i]).isEqualTo(data.rows()[original]);
+            assertThat(ordered.cols()[i]).isEqualTo(data.cols()[original]);
         }
     }
 
@@ -128,10 +134,13 @@ class ColumnBlocksTest {
                 .hasMessageContaining("numCols=0");
         MfData data = new MfData(2, 2, new int[] {0, 1}, new int[] {0, 1}, new float[] {1, 2});
         IntentSchedule schedule = new IntentSchedule(data, 1, 2);
-        assertThatThrownBy(() -> ColumnBlocks.ordered(schedule, new int[] {0}))
+        assertThatThrownBy(() -> ColumnBlocks.ordered(schedule, new int[] {0, 0}, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("walkEntries=0");
+        assertThatThrownBy(() -> ColumnBlocks.ordered(schedule, new int[] {0}, 2))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("ranks.length=1 (expected 2, the columns of ");
-        assertThatThrownBy(() -> ColumnBlocks.ordered(schedule, new int[] {0, -1}))
+        assertThatThrownBy(() -> ColumnBlocks.ordered(schedule, new int[] {0, -1}, 2))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("ranks[1]=-1 (expected >= 0)");
     }

@@ -76,7 +76,8 @@ class EpochPlanTest {
                         + "with intent signals for its rows per epoch and its columns per "
                         + IntentSchedule.CHUNKS_PER_INTENT + " chunks of "
                         + IntentSchedule.BATCHES_PER_CHUNK + " batches (at least " + IntentSchedule.MIN_CHUNKS
-                        + " chunks per thread), each chunk's entries by " + ColumnBlocks.BLOCKS + " blocks of columns");
+                        + " chunks per thread), each " + ColumnBlocks.WALK_BATCHES + " batches' entries by "
+                        + ColumnBlocks.BLOCKS + " blocks of columns");
             }
         }
     }

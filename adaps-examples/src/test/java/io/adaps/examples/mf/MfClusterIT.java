@@ -73,9 +73,9 @@ class MfClusterIT {
         assertThat(output).contains("[node 0] training: 2 node(s) x 1 thread(s), batches of 1024 entries; technique "
                 + "ADAPTIVE, consistency essp:4, Hogwild on the node's rows and its share of the hottest rows, with "
                 + "intent signals for its rows per epoch and its columns per 2 chunks of 256 batches (at least 4 "
-                + "chunks per thread), each chunk's entries by 8 blocks of columns");
+                + "chunks per thread), each 64 batches' entries by 8 blocks of columns");
         assertThat(output).containsPattern("\\[node 0] training: .* per 2 chunks of 256 batches \\(at least 4 chunks per "
-                + "thread\\), each chunk's entries by 8 blocks of columns; steps of \\d+ rows and \\d+ columns above 1/4096 of the entries and the mean scaled by "
+                + "thread\\), each 64 batches' entries by 8 blocks of columns; steps of \\d+ rows and \\d+ columns above 1/4096 of the entries and the mean scaled by "
                 + "their frequency\\R");
         assertConverges(output);
         // Node 0, and only node 0, prints a machine-readable line per epoch.
