@@ -181,9 +181,10 @@ public final class MfTrainer implements AutoCloseable {
     /**
      * Hogwild with intent signals over {@code train} (this node's entries, in their order, but
      * each {@value ColumnBlocks#WALK_BATCHES} batches' entries grouped by column block,
-     * {@link ColumnBlocks}): thread {@code t} trains the chunks of its share of {@link IntentSchedule} in order, one step and one
-     * clock tick of its worker per chunk, and ticks empty steps after its last chunk up to the
-     * epoch's steps, the clocks every worker ticks per epoch ({@link #alignClocks}). At the start
+     * {@link ColumnBlocks}): thread {@code t} trains the chunks of its share of
+     * {@link IntentSchedule} in order, one step and one clock tick of its worker per chunk, and
+     * ticks empty steps after its last chunk up to the epoch's steps, the clocks every worker ticks
+     * per epoch ({@link #alignClocks}). At the start
      * of an epoch (or where a resumed one continues) it signals intent for its share's rows
      * ({@link IntentSchedule#shareRows}) up to the epoch's end. Column intents go per group of
      * {@value IntentSchedule#CHUNKS_PER_INTENT} chunks ({@link IntentSchedule#intentEnd}): at the

@@ -50,7 +50,8 @@ public final class RunOutput {
                 .setUpdateIntervalMillis(250)
                 .setStyle(console ? ProgressBarStyle.COLORFUL_UNICODE_BLOCK : ProgressBarStyle.ASCII);
         if (!console) {
-            bar.setConsumer(new ConsoleProgressBarConsumer(System.err, cluster ? CLUSTER_BAR_WIDTH : PIPED_BAR_WIDTH));
+            int width = cluster ? CLUSTER_BAR_WIDTH : PIPED_BAR_WIDTH;
+            bar.setConsumer(new ConsoleProgressBarConsumer(System.err, width));
         } else if (cluster) {
             bar.setMaxRenderedLength(CLUSTER_BAR_WIDTH);
         }
