@@ -13,9 +13,10 @@ import io.netty.handler.codec.ByteToMessageDecoder;
  *
  * <p>The header is checked as soon as its bytes are there, before the rest of the frame is awaited:
  * a length outside {@code 2..maxLength}, another protocol version or an unknown type fails at once,
- * so a peer cannot make this node buffer more than one maximal frame, and nothing is ever allocated
- * from a length field (the only buffer is the cumulation of bytes actually received). After the
- * first {@link FrameException} the decoder discards everything; the connection is being closed.
+ * so a peer cannot make this node buffer more than one maximal frame. Reads are gathered by a
+ * {@link FrameCumulator}, which sizes a buffer from a frame's length field only up to a few times
+ * the bytes actually received. After the first {@link FrameException} the decoder discards
+ * everything; the connection is being closed.
  */
 final class FrameDecoder extends ByteToMessageDecoder {
     /** The first two bytes of a TLS handshake record: content type 22, major version 3. */
@@ -32,6 +33,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
     FrameDecoder(int maxLength, FrameListener listener) {
         this.maxLength = maxLength;
         this.listener = listener;
+        setCumulator(new FrameCumulator(maxLength));
     }
 
     @Override

@@ -4,7 +4,8 @@
  * {@link io.adaps.transport.netty.NettyTransportProvider} under the name {@code netty}.
  *
  * <p>Inside: the wire format ({@code Frame}, {@code MessagesFrameWriter}/{@code MessagesFrameReader},
- * {@code HandshakeCodec}, cut from the byte stream by {@code FrameDecoder}), the per-peer send queue
+ * {@code HandshakeCodec}, cut from the byte stream by {@code FrameDecoder}, whose {@code FrameCumulator}
+ * gathers a frame that spans reads into one buffer of its size), the per-peer send queue
  * with batching and back-pressure ({@code Outbox}), and the connection life cycle: dialing
  * ({@code Dialer}), the handshake ({@code InboundConnection}, {@code OutboundConnection}), heartbeats
  * and failure detection ({@code Connection}), start-up and failure reporting ({@code Cluster}); link

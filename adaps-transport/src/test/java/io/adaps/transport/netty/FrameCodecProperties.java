@@ -25,7 +25,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
  * The wire format: messages queued in an {@link Outbox} come out of {@link FrameDecoder} and
  * {@link MessagesFrameReader} whole and in order however the byte stream is cut; arbitrary and
  * corrupted byte strings are refused with {@link FrameException} and nothing else, and decoding never
- * allocates more than twice what it received.
+ * allocates more than {@link FrameCumulator#GROWTH} times what it received.
  */
 class FrameCodecProperties {
     static {
@@ -177,9 +177,9 @@ class FrameCodecProperties {
         assertThat(decoding.messages).allSatisfy(m -> assertThat(m.length).isLessThanOrEqualTo(Decoding.MAX_MESSAGE_BYTES));
     }
 
-    /** Netty's cumulation at most doubles what it holds; a length field never sizes a buffer. */
+    /** A cumulation holds at most {@link FrameCumulator#GROWTH} times the bytes received. */
     private static long allocationBound(long received) {
-        return Math.max(64, 2 * received);
+        return Math.max(64, FrameCumulator.GROWTH * received);
     }
 
     /** The frames an {@link Outbox} makes for {@code messages}, as one byte stream. */
