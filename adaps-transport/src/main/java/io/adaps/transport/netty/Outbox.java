@@ -1,7 +1,6 @@
 package io.adaps.transport.netty;
 
 import java.util.ArrayDeque;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -12,6 +11,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.concurrent.EventExecutor;
 
 /**
  * The messages queued for one peer, already framed.
@@ -27,8 +27,10 @@ import io.netty.channel.ChannelHandlerContext;
  *       it runs join the same frames. The drain writes every queued frame and flushes once, so an idle
  *       link sends a message at once and a busy link sends large frames with few system calls.
  *       Messages sent from the event loop itself (answers from handlers) are written after the current
- *       read batch, together. This beats {@code FlushConsolidationHandler}, which still costs a
- *       pipeline write, a promise and a buffer per message.</li>
+ *       read batch, together, unless {@link #EAGER_DRAIN_BYTES} of them pile up: those are written at
+ *       once, so that the first parts of a large answer travel (and the requester copies them out)
+ *       while the loop serves the rest. This beats {@code FlushConsolidationHandler}, which still
+ *       costs a pipeline write, a promise and a buffer per message.</li>
  *   <li><b>Back-pressure</b>: {@code pendingBytes} counts the bytes queued here. Above
  *       {@code maxPendingBytes} a sender that may block waits (bounded by its timeout) until a drain
  *       makes room; an empty outbox always admits one message. The drain moves frames into the channel
@@ -51,6 +53,12 @@ final class Outbox {
         INTERRUPTED
     }
 
+    /**
+     * Queued bytes at which a message appended on the event loop drains the outbox at once instead
+     * of after the read batch: two frames' worth, so small answers still go out together.
+     */
+    static final int EAGER_DRAIN_BYTES = 2 * Frame.BATCH_BYTES;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition drained = lock.newCondition();
     private final ArrayDeque<ByteBuf> sealed = new ArrayDeque<>();
@@ -61,7 +69,7 @@ final class Outbox {
     private int waiters;
     private boolean closed;
     private boolean drainPending;
-    private Executor drainExecutor;
+    private EventExecutor drainExecutor;
     private Runnable drainTask;
 
     /**
@@ -79,6 +87,7 @@ final class Outbox {
      */
     Append append(DirectBuffer src, int offset, int length, long timeoutNanos) {
         boolean scheduleDrain;
+        boolean drainNow;
         lock.lock();
         try {
             if (timeoutNanos > 0 && isFullFor(length)) {
@@ -98,12 +107,15 @@ final class Outbox {
                 pendingBytes += Frame.HEADER_LENGTH;
             }
             pendingBytes += writer.append(src, offset, length);
-            scheduleDrain = !drainPending && drainExecutor != null;
+            drainNow = pendingBytes >= EAGER_DRAIN_BYTES && drainExecutor != null && drainExecutor.inEventLoop();
+            scheduleDrain = !drainNow && !drainPending && drainExecutor != null;
             drainPending |= scheduleDrain;
         } finally {
             lock.unlock();
         }
-        if (scheduleDrain) {
+        if (drainNow) {
+            drainTask.run();
+        } else if (scheduleDrain) {
             try {
                 drainExecutor.execute(drainTask);
             } catch (RejectedExecutionException e) {
@@ -140,7 +152,7 @@ final class Outbox {
      * From now on, appends schedule {@code drainTask} on {@code executor} (the connection's event
      * loop); schedules it at once if messages are already queued.
      */
-    void attach(Executor executor, Runnable drainTask) {
+    void attach(EventExecutor executor, Runnable drainTask) {
         boolean scheduleDrain;
         lock.lock();
         try {
