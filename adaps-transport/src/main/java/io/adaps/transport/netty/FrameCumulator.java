@@ -9,9 +9,10 @@ import io.netty.handler.codec.ByteToMessageDecoder;
  * copied once, into a buffer of its own size.
  *
  * <p>Netty's merging cumulator appends each read to one buffer that grows by doubling, copying
- * everything it holds at every growth, read bytes included, and past its pooled sizes into buffers
- * allocated, zeroed and freed each time: a 256 KiB answer arriving in 64 KiB reads was copied about
- * twice and took two fresh buffers (8% of a word2vec node's transport thread). Here:
+ * everything it holds at every growth, read bytes included; on a word2vec node the grown buffers
+ * came from the adaptive allocator's fallback, allocated, zeroed and freed each time: a 256 KiB
+ * answer arriving in 64 KiB reads was copied about twice and took two fresh buffers (8% of the
+ * transport thread). Here:
  * <ul>
  *   <li>with nothing pending, the read itself becomes the cumulation (no copy, as in Netty);</li>
  *   <li>a read that fits behind the pending bytes is appended there;</li>
