@@ -7,6 +7,7 @@ import io.adaps.api.AdaPS;
 import io.adaps.examples.Checkpointing;
 import io.adaps.examples.EpochCuts;
 import io.adaps.examples.EpochProgress;
+import io.adaps.examples.SetupGarbage;
 import io.adaps.examples.SteppedEpoch;
 import io.adaps.examples.ThreadCpu;
 import io.adaps.examples.mf.RunOutput.Accesses;
@@ -72,6 +73,7 @@ final class MfRun {
             }
         }
         EpochCuts cuts = new EpochCuts(node, checkpoints);
+        SetupGarbage.collect();
         ThreadCpu cpu = new ThreadCpu();
         for (int epoch = at.epoch(); epoch <= epochs; epoch++) {
             EpochProgress from = epoch == at.epoch() ? at : EpochProgress.start(epoch, steps.steps());

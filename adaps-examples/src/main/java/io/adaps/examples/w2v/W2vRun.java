@@ -11,6 +11,7 @@ import io.adaps.api.NodeMetrics;
 import io.adaps.examples.Checkpointing;
 import io.adaps.examples.EpochCuts;
 import io.adaps.examples.EpochProgress;
+import io.adaps.examples.SetupGarbage;
 import io.adaps.examples.ThreadCpu;
 import io.adaps.examples.mf.ClusterStats;
 import io.adaps.examples.mf.RunOutput;
@@ -95,6 +96,7 @@ final class W2vRun {
             }
         }
         EpochCuts cuts = new EpochCuts(node, checkpoints);
+        SetupGarbage.collect();
         ThreadCpu cpu = new ThreadCpu();
         for (int epoch = at.epoch(); epoch <= epochs; epoch++) {
             EpochProgress from = epoch == at.epoch() ? at : EpochProgress.start(epoch, trainer.steps());
