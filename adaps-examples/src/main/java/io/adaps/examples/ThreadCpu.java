@@ -56,7 +56,9 @@ public final class ThreadCpu {
                 return TRANSPORT;
             } else if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
                 return JIT;
-            } else if (name.startsWith("GC Thread") || name.startsWith("G1 ")) {
+            } else if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.equals("VM Thread")) {
+                // A JVM that sees one processor (a node of launch --pin-cores) runs the serial
+                // collector, whose pauses run on the VM thread; its other safepoint work is small.
                 return GC;
             }
             return OTHER;

@@ -18,6 +18,14 @@ class ThreadCpuTest {
     }
 
     @Test
+    void countsTheSerialCollectorsPausesOnTheVmThreadAsTheCollectors() {
+        assertThat(ThreadCpu.Kind.of("VM Thread")).isEqualTo(ThreadCpu.Kind.GC);
+        assertThat(ThreadCpu.Kind.of("GC Thread#0")).isEqualTo(ThreadCpu.Kind.GC);
+        assertThat(ThreadCpu.Kind.of("VM Periodic Tas")).isEqualTo(ThreadCpu.Kind.OTHER);
+        assertThat(ThreadCpu.Kind.of("adaps-netty-0-1")).isEqualTo(ThreadCpu.Kind.TRANSPORT);
+    }
+
+    @Test
     void keepsTheTimeOfThreadsThatEnded() throws InterruptedException {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
         long before = Arrays.stream(ThreadCpu.now()).sum();
