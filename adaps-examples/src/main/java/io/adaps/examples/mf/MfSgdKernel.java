@@ -40,15 +40,27 @@ import io.adaps.examples.FloatVectors;
  * ({@link StepScales}: a parameter stepped at scale {@code s} holds more than
  * {@code REFERENCE_SHARE / s} of the entries).
  *
+ * <p>Evaluating ({@link #squaredErrors}) pulls the rows and columns of many batches' entries at
+ * once, up to {@link #EVAL_FLOATS} values per table: it only reads, and a pull of one batch's rows
+ * at a time would leave an evaluation on a cluster waiting a round trip per batch (the initial
+ * model's, before any row has moved to where it is used, took seconds on 2 nodes).
+ *
  * <p>Belongs to the thread of its worker; the buffers are allocated once, so training allocates
  * nothing.
  */
 public final class MfSgdKernel {
+    /** The most values an evaluation batch pulls per table: 4 MiB of floats per table and thread. */
+    static final int EVAL_FLOATS = 1 << 20;
+
     private final Worker worker;
     private final TableView rowFactors;
     private final TableView colFactors;
     private final RowBatch rowBatch;
     private final RowBatch colBatch;
+    private final RowBatch evalRows;
+    private final RowBatch evalCols;
+    /** Entries per evaluation batch: at least a training batch, more as far as {@link #EVAL_FLOATS} allows. */
+    private final int evalBatchSize;
     /** Entries of the current batch that were not stepped in place, by index. */
     private final int[] copies;
     private final InPlaceStep inPlace = new InPlaceStep();
@@ -84,6 +96,9 @@ public final class MfSgdKernel {
         this.copies = new int[batchSize];
         this.rowBatch = new RowBatch(rowFactors, (int) Math.min(batchSize, rowFactors.table().rows()));
         this.colBatch = new RowBatch(colFactors, (int) Math.min(batchSize, colFactors.table().rows()));
+        this.evalBatchSize = Math.max(batchSize, EVAL_FLOATS / rank);
+        this.evalRows = RowBatch.forReading(rowFactors, (int) Math.min(evalBatchSize, rowFactors.table().rows()));
+        this.evalCols = RowBatch.forReading(colFactors, (int) Math.min(evalBatchSize, colFactors.table().rows()));
     }
 
     /**
@@ -151,7 +166,7 @@ public final class MfSgdKernel {
             rowBatch.add(rows[copies[j]]);
             colBatch.add(cols[copies[j]]);
         }
-        pullBatches();
+        pullBoth(rowBatch, colBatch);
         rowBatch.keepPulledValues();
         colBatch.keepPulledValues();
         double sum = 0;
@@ -178,18 +193,22 @@ public final class MfSgdKernel {
         int[] rows = data.rows();
         int[] cols = data.cols();
         float[] values = data.values();
-        float[] u = rowBatch.values;
-        float[] w = colBatch.values;
+        float[] u = evalRows.values;
+        float[] w = evalCols.values;
         double sum = 0;
-        for (int start = from; start < to; start += batchSize) {
-            int end = Math.min(to, start + batchSize);
-            pull(rows, cols, start, end);
+        for (int start = from; start < to; start += evalBatchSize) {
+            int end = Math.min(to, start + evalBatchSize);
             for (int i = start; i < end; i++) {
-                float error = values[i] - dot(u, rowBatch.offset(rows[i]), w, colBatch.offset(cols[i]));
+                evalRows.add(rows[i]);
+                evalCols.add(cols[i]);
+            }
+            pullBoth(evalRows, evalCols);
+            for (int i = start; i < end; i++) {
+                float error = values[i] - dot(u, evalRows.offset(rows[i]), w, evalCols.offset(cols[i]));
                 sum += error * error;
             }
-            rowBatch.clear();
-            colBatch.clear();
+            evalRows.clear();
+            evalCols.clear();
         }
         return sum;
     }
@@ -202,19 +221,10 @@ public final class MfSgdKernel {
         }
     }
 
-    /** Collects the rows and columns of entries {@code [start, end)} and pulls them. */
-    private void pull(int[] rows, int[] cols, int start, int end) {
-        for (int i = start; i < end; i++) {
-            rowBatch.add(rows[i]);
-            colBatch.add(cols[i]);
-        }
-        pullBatches();
-    }
-
-    /** Pulls the rows and columns added to the batches. */
-    private void pullBatches() {
-        long rowTicket = rowBatch.pullAsync();
-        long colTicket = colBatch.pullAsync();
+    /** Pulls the rows added to {@code rowRows} and {@code colRows}, both at once. */
+    private void pullBoth(RowBatch rowRows, RowBatch colRows) {
+        long rowTicket = rowRows.pullAsync();
+        long colTicket = colRows.pullAsync();
         worker.waitFor(rowTicket);
         worker.waitFor(colTicket);
     }
