@@ -53,19 +53,20 @@ record RunExecutor(Path launcher, Path workDir, Path logs, Duration timeout, boo
         if (!finished) {
             stop(process);
         }
+        double seconds = (System.nanoTime() - start) / 1e9;
         int exitCode = finished ? process.exitValue() : -1;
         RunOutcome outcome;
         List<String> lines = Files.readAllLines(stdout, StandardCharsets.UTF_8);
         try {
             outcome = new RunOutcome(config, epochs, exitCode, !finished, null, EpochResult.parseAll(lines),
-                    NodeCpu.parseAll(lines));
+                    NodeCpu.parseAll(lines), seconds);
         } catch (IllegalArgumentException e) {
-            outcome = new RunOutcome(config, epochs, exitCode, !finished, e.getMessage(), List.of(), List.of());
+            outcome = new RunOutcome(config, epochs, exitCode, !finished, e.getMessage(), List.of(), List.of(),
+                    seconds);
         }
         String failure = outcome.failure();
         report("%s, %s: %s after %.0f s (logs: %s)%s", config.workload().subcommand(), config.configuration(),
-                failure == null ? (outcome.diverged() ? "diverged" : "done") : failure,
-                (System.nanoTime() - start) / 1e9, stdout,
+                failure == null ? (outcome.diverged() ? "diverged" : "done") : failure, seconds, stdout,
                 outcome.outputProblem() == null ? "" : ": " + outcome.outputProblem());
         return outcome;
     }

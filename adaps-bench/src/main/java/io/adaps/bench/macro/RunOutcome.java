@@ -16,13 +16,22 @@ import java.util.OptionalDouble;
  * @param outputProblem why the RESULT or CPU lines could not be read, or {@code null} if they could
  * @param results       the epochs node 0 reported, in order
  * @param cpu           the CPU lines of every node, in the order printed
+ * @param runSeconds    the whole run's wall time, from starting the launch command to its exit
+ *                      (the JVMs' start, the data's set-up, the first evaluation, every epoch and
+ *                      evaluation); {@code NaN} if it was not measured
  */
 record RunOutcome(RunConfig config, int epochs, int exitCode, boolean timedOut, String outputProblem,
-                  List<EpochResult> results, List<NodeCpu> cpu) {
+                  List<EpochResult> results, List<NodeCpu> cpu, double runSeconds) {
     /** Copies the results and CPU lines. */
     RunOutcome {
         results = List.copyOf(results);
         cpu = List.copyOf(cpu);
+    }
+
+    /** A run whose whole-run time was not measured. */
+    RunOutcome(RunConfig config, int epochs, int exitCode, boolean timedOut, String outputProblem,
+               List<EpochResult> results, List<NodeCpu> cpu) {
+        this(config, epochs, exitCode, timedOut, outputProblem, results, cpu, Double.NaN);
     }
 
     /**

@@ -59,7 +59,9 @@ record ScalingReport(ReportSubject subject, int epochs, int repeats, int process
                 + "epoch: its time over that mean (it includes the JIT's warm-up and the first placements). Quality: "
                 + "after epoch E = " + epochs + " (losses: lower is better), and how far from the single node's. MiB: "
                 + "sent by node 0 per epoch, " + timed + ", evaluations included; bytes per entry: those bytes over "
-                + "node 0's share of the epochs' training entries (the cluster's over the nodes)."
+                + "node 0's share of the epochs' training entries (the cluster's over the nodes). Whole run: the "
+                + "launch command's wall time from start to exit (the JVMs' start, the data's set-up, the first "
+                + "evaluation, every epoch and evaluation), and the single node's over it: what a user waits for."
                 + (repeats == 1 ? "" : " Each row is the run with the median epoch time of its configuration, and "
                 + "its last column the ranges over all of them.");
     }

@@ -5,6 +5,7 @@ import static io.adaps.bench.macro.ComparisonTable.cell;
 import static io.adaps.bench.macro.ComparisonTable.quality;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -17,6 +18,10 @@ import java.util.OptionalDouble;
  * ({@link RunOutcome#firstTimedEpoch()} to the last): MiB per epoch, and bytes per training entry
  * of its share (the cluster's entries over the nodes), which says how much a technique sends for
  * the work it does, whatever the epoch's size.
+ *
+ * <p>The last figure is the whole run's wall time ({@link RunOutcome#runSeconds()}), with the
+ * single node's over it in parentheses: what a user waits for, set-up and evaluations included,
+ * which the epochs' figures leave out.
  *
  * <p>The speed-up is over the single node, not over {@code STATIC} as in the {@linkplain
  * ComparisonTable technique comparison}: on pinned cores that is what adding nodes gains. Failed
@@ -37,9 +42,9 @@ final class ScalingTable {
         StringBuilder table = new StringBuilder("| configuration | mean epoch time (s) | speed-up over 1 node "
                 + "| first epoch over the mean | ")
                 .append(workload.qualityLabel()).append(" after E | vs. 1 node | MiB sent per epoch (node 0) "
-                        + "| bytes sent per entry (node 0) |")
+                        + "| bytes sent per entry (node 0) | whole run (s), speed-up |")
                 .append(spread ? " range over the runs |" : "")
-                .append("\n|---").append("|---:".repeat(7)).append(spread ? "|---" : "").append("|\n");
+                .append("\n|---").append("|---:".repeat(8)).append(spread ? "|---" : "").append("|\n");
         Optional<RunOutcome> reference = baseline.filter(run -> run.failure() == null);
         for (RepeatedRuns group : repeated) {
             RunOutcome run = group.representative();
@@ -47,7 +52,7 @@ final class ScalingTable {
             table.append("| ").append(run.config().configuration()).append(" | ");
             String failure = run.failure();
             if (failure != null) {
-                table.append(failure).append((" | " + NONE).repeat(6)).append(" |").append(rangeCell).append('\n');
+                table.append(failure).append((" | " + NONE).repeat(7)).append(" |").append(rangeCell).append('\n');
                 continue;
             }
             OptionalDouble mean = run.meanEpochSeconds();
@@ -58,9 +63,24 @@ final class ScalingTable {
                     .append(cell(reference.map(ref -> relativeQuality(run, ref)).orElse(OptionalDouble.empty()),
                             "%+.1f%%"))
                     .append(" | ").append(cell(mibPerEpoch(run), "%.1f"))
-                    .append(" | ").append(cell(bytesPerEntry(run), "%.1f")).append(" |").append(rangeCell).append('\n');
+                    .append(" | ").append(cell(bytesPerEntry(run), "%.1f"))
+                    .append(" | ").append(wholeRun(run, reference)).append(" |").append(rangeCell).append('\n');
         }
         return table.toString();
+    }
+
+    /**
+     * The whole run's seconds, and in parentheses the reference's over them when both were
+     * measured; a dash if the run's were not.
+     */
+    private static String wholeRun(RunOutcome run, Optional<RunOutcome> reference) {
+        if (!(run.runSeconds() > 0)) {
+            return NONE;
+        }
+        OptionalDouble speedUp = reference.filter(ref -> ref.runSeconds() > 0)
+                .map(ref -> OptionalDouble.of(ref.runSeconds() / run.runSeconds())).orElse(OptionalDouble.empty());
+        return String.format(Locale.ROOT, "%.1f", run.runSeconds())
+                + (speedUp.isPresent() ? String.format(Locale.ROOT, " (%.2fx)", speedUp.getAsDouble()) : "");
     }
 
     /** How much higher (+) or lower (-) the run's quality figure is than the reference's, in percent; empty if not finite. */

@@ -1,6 +1,7 @@
 package io.adaps.bench.macro;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,9 +13,11 @@ import io.adaps.examples.ThreadCpu.Kind;
 
 /**
  * Synthetic runs for the tests: epoch e reports quality 0.5 / e, local 0.25 e, 3 e MiB sent and
- * {@value #ENTRIES} training entries.
+ * {@value #ENTRIES} training entries; the whole run takes {@value #SETUP_SECONDS} s more than its epochs.
  */
 final class Runs {
+    /** What a run takes besides its epochs: its whole run is this plus their times. */
+    static final double SETUP_SECONDS = 2;
     /** The training entries of every epoch. */
     static final long ENTRIES = 1 << 20;
 
@@ -44,13 +47,14 @@ final class Runs {
             }
             results.add(new EpochResult(epoch, seconds[epoch - 1], 0.25 * epoch, epoch * 3L << 20, ENTRIES, figures));
         }
-        return new RunOutcome(config, seconds.length, 0, false, null, results, List.of());
+        return new RunOutcome(config, seconds.length, 0, false, null, results, List.of(),
+                SETUP_SECONDS + Arrays.stream(seconds).sum());
     }
 
     /** {@code run} with the CPU lines {@code cpu}. */
     static RunOutcome withCpu(RunOutcome run, NodeCpu... cpu) {
         return new RunOutcome(run.config(), run.epochs(), run.exitCode(), run.timedOut(), run.outputProblem(),
-                run.results(), List.of(cpu));
+                run.results(), List.of(cpu), run.runSeconds());
     }
 
     /**
