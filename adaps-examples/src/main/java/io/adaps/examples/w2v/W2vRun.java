@@ -20,14 +20,15 @@ import me.tongfei.progressbar.ProgressBar;
 
 /**
  * One node's share of a word2vec run, on a cluster of one or more nodes: every node holds the same
- * corpus, trains on its share of the training sentences each epoch ({@link W2vTrainer}), and the
- * nodes add up their training losses ({@link ClusterStats}); node 0 also evaluates the model
- * ({@link W2vEvaluator}) and reports.
+ * corpus, trains on its share of the training sentences each epoch ({@link W2vTrainer}) and
+ * evaluates the held-out loss of its share of the held-out sentences ({@link W2vEvaluator}), and
+ * the nodes add up their sums ({@link ClusterStats}); node 0 also scores the model's similarity
+ * and neighbours and reports.
  *
  * <p>Per epoch: {@link AdaPS#barrier()} (every node starts at once), train in steps of a chunk,
  * with a barrier at each cut ({@link EpochCuts}; at the end each thread waits until its updates
- * are synchronized), {@link AdaPS#barrier()}, then node 0 evaluates while the others
- * wait in the combination's barrier. Node 0 prints a line per epoch (its time includes waiting for
+ * are synchronized), {@link AdaPS#barrier()}, then every node evaluates its part and node 0
+ * scores, while the others wait in the combination's barrier. Node 0 prints a line per epoch (its time includes waiting for
  * the slowest node, so it is the cluster's), the nearest neighbours of a few words, and a
  * machine-readable line ({@link #resultLine}) for scripts such as the technique comparison of
  * {@code adaps-bench}; it draws the progress bar on stderr. After the last epoch every node reports
@@ -49,7 +50,6 @@ final class W2vRun {
     private final ClusterStats stats;
     private final PrintWriter out;
     private final Checkpointing checkpoints;
-    /** Node 0's evaluator and what it evaluates; {@code null} on other nodes. */
     private final W2vEvaluator evaluator;
     private final WordGroups groups;
     private final int[] queries;
@@ -72,7 +72,7 @@ final class W2vRun {
         this.stats = new ClusterStats(node, STATS_TABLE);
         this.out = out;
         this.checkpoints = checkpoints;
-        this.evaluator = reports() ? new W2vEvaluator(node) : null;
+        this.evaluator = new W2vEvaluator(node);
         this.groups = new WordGroups(vocabulary);
         this.queries = queries(vocabulary);
     }
@@ -161,14 +161,14 @@ final class W2vRun {
     }
 
     /**
-     * Node 0 evaluates the model; then every node adds its training sums (and node 0 the held-out
-     * sums) to round {@code round}, with the {@code words} it trained.
+     * Every node evaluates its part of the held-out sentences and node 0 scores the model; then
+     * every node adds its training and held-out sums to round {@code round}, with the
+     * {@code words} it trained.
      */
     private Report evaluate(int round, W2vTrainer.Epoch trained, Accesses accesses, long words) {
-        W2vEvaluator.Result evaluation = reports()
-                ? evaluator.evaluate(split.heldOut(), settings.window(), settings.negatives(), seed, groups, queries,
-                        NEIGHBOURS)
-                : new W2vEvaluator.Result(0, 0, Double.NaN, new int[0][]);
+        W2vEvaluator.Result part = evaluator.evaluatePart(split.heldOut(), node.nodeId(), node.clusterSize(),
+                settings.window(), settings.negatives(), seed);
+        W2vEvaluator.Result evaluation = reports() ? evaluator.withScores(part, groups, queries, NEIGHBOURS) : part;
         ClusterStats.Round combined = stats.combine(round, new ClusterStats.NodeSums(trained.lossSum(),
                 trained.pairs(), evaluation.heldOutLoss(), evaluation.heldOutPairs(), accesses.local(),
                 accesses.remote(), words));

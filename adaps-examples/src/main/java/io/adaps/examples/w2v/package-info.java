@@ -11,7 +11,8 @@
  * <p>Training: two tables of word vectors ({@code W2vTables}), one training thread per
  * {@code W2vWorker}, which walks its share chunk by chunk ({@code ChunkSchedule}, {@code Chunk})
  * with intent signals and negatives drawn through the library's sampling access, and the SGNS
- * arithmetic ({@code SgnsKernel}). Evaluation on node 0 ({@code W2vEvaluator}): held-out loss,
- * a word-group similarity score ({@code WordGroups}) and nearest neighbours ({@code Embeddings}).
+ * arithmetic ({@code SgnsKernel}). Evaluation ({@code W2vEvaluator}): every node the held-out loss
+ * of its part of the held-out sentences, node 0 a word-group similarity score ({@code WordGroups})
+ * and nearest neighbours ({@code Embeddings}).
  */
 package io.adaps.examples.w2v;

@@ -195,19 +195,19 @@ class MfSgdKernelTest {
     }
 
     /**
-     * An evaluation pulls the rows and columns of many training batches' entries at once, so that a
-     * cluster's evaluation waits a round trip per evaluation batch, not per training batch: the
-     * remote rows pulled are each evaluation batch's distinct ones, and the sum is the model's.
+     * An evaluation may keep the pulls of several batches in flight, each a batch's distinct rows
+     * and columns, so that a cluster's evaluation does not wait a round trip per batch: at any
+     * depth the remote rows pulled are each batch's distinct ones, and the sum is the model's, in
+     * the entries' order.
      */
     @Test
-    void squaredErrorsPullEachEvaluationBatchsDistinctRowsOnce() throws Exception {
-        int rank = 64;
+    void squaredErrorsPullEachBatchsDistinctRowsWithSeveralBatchesInFlight() throws Exception {
+        int rank = 4;
         int batchSize = 100;
-        int evalBatch = Math.max(batchSize, MfSgdKernel.EVAL_FLOATS / rank);
-        MfData data = new SyntheticMatrix(new SyntheticMatrix.Spec(300, 200, 40_000, 2, 0.1, 1.1, 6)).sample();
+        MfData data = new SyntheticMatrix(new SyntheticMatrix.Spec(300, 200, 4_000, 2, 0.1, 1.1, 6)).sample();
         int from = 3;
-        int to = 39_000;
-        assertThat(to - from).isGreaterThan(2 * evalBatch);
+        int to = 3_950;
+        assertThat(to - from).isGreaterThan(2 * MfSgdKernel.EVAL_DEPTH * batchSize);
         InJvmNetwork network = new InJvmNetwork();
         ConcurrentHashMap<Integer, AdaPS> nodes = new ConcurrentHashMap<>();
         try {
@@ -216,17 +216,21 @@ class MfSgdKernelTest {
                     .transport(new InJvmTransport(network)).build()));
             AdaPS node = nodes.get(1);
             Worker worker = node.worker();
-            double actual = new MfSgdKernel(worker, MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f, batchSize)
-                    .squaredErrors(data, from, to);
+            MfSgdKernel kernel = new MfSgdKernel(worker, MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f, batchSize);
+            double actual = kernel.squaredErrors(data, from, to, MfSgdKernel.EVAL_DEPTH);
+            assertThat(kernel.squaredErrors(data, from, to, 3)).isEqualTo(actual);
+            assertThat(kernel.squaredErrors(data, from, to)).isEqualTo(actual);
+            assertThatThrownBy(() -> kernel.squaredErrors(data, from, to, 0))
+                    .hasMessage("depth=0 (expected 1.." + MfSgdKernel.EVAL_DEPTH + ")");
 
             // Homes by range: rows 0-149 and columns 0-99 are node 0's.
             long remote = 0;
-            for (int start = from; start < to; start += evalBatch) {
-                int end = Math.min(to, start + evalBatch);
+            for (int start = from; start < to; start += batchSize) {
+                int end = Math.min(to, start + batchSize);
                 remote += Arrays.stream(data.rows(), start, end).filter(r -> r < 150).distinct().count()
                         + Arrays.stream(data.cols(), start, end).filter(c -> c < 100).distinct().count();
             }
-            assertThat(node.metrics().remotePulls()).isEqualTo(remote);
+            assertThat(node.metrics().remotePulls()).isEqualTo(3 * remote);
             assertThat(node.metrics().localPushes() + node.metrics().remotePushes()).isZero();
 
             float[] u = new float[300 * rank];

@@ -55,6 +55,8 @@ class W2vTrainingTest {
     void twoNodesLowerTheHeldOutLossEveryEpochAndTrainEveryWordOnce() throws Exception {
         SgnsSettings settings = new SgnsSettings(5, 5, 0.025f, EPOCHS);
         double[] heldOut = new double[EPOCHS + 1];
+        double[][] lossParts = new double[EPOCHS + 1][2];
+        long[][] pairParts = new long[EPOCHS + 1][2];
         long[] words = new long[2];
         try (TestCluster cluster = ClusterFixture.inJvm().cluster(2,
                 builder -> W2vTables.declare(builder, vocabulary, DIM, 7)
@@ -63,7 +65,7 @@ class W2vTrainingTest {
             Concurrently.run(2, Duration.ofMinutes(1), id -> {
                 AdaPS node = cluster.node(id);
                 ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(id, 2), 1, CHUNK_WORDS);
-                W2vEvaluator evaluator = id == 0 ? new W2vEvaluator(node) : null;
+                W2vEvaluator evaluator = new W2vEvaluator(node);
                 try (W2vTrainer trainer = new W2vTrainer(node, schedule, new Subsampler(vocabulary, 1e-4), settings,
                         8)) {
                     words[id] = trainer.words();
@@ -78,17 +80,21 @@ class W2vTrainingTest {
                             assertThat(trained.lossSum() / trained.pairs()).isFinite();
                         }
                         node.barrier();
-                        if (id == 0) {
-                            W2vEvaluator.Result result = evaluator.evaluate(split.heldOut(), 5, 5, 9,
-                                    new WordGroups(vocabulary), new int[] {0}, 3);
-                            heldOut[epoch] = result.heldOutLoss() / result.heldOutPairs();
-                        }
+                        // Each node evaluates its half of the held-out sentences, as W2vRun does.
+                        W2vEvaluator.Result part = evaluator.evaluatePart(split.heldOut(), id, 2, 5, 5, 9);
+                        lossParts[epoch][id] = part.heldOutLoss();
+                        pairParts[epoch][id] = part.heldOutPairs();
                         node.barrier();
                     }
                 }
             });
         }
         assertThat(words[0] + words[1]).isEqualTo(split.trainingWords());
+        for (int epoch = 0; epoch <= EPOCHS; epoch++) {
+            assertThat(pairParts[epoch][0]).isPositive();
+            assertThat(pairParts[epoch][1]).isPositive();
+            heldOut[epoch] = (lossParts[epoch][0] + lossParts[epoch][1]) / (pairParts[epoch][0] + pairParts[epoch][1]);
+        }
         // Output vectors start at zero: every target costs ln 2 at first (the context word and up to
         // 5 negatives: a negative equal to the context word is skipped).
         assertThat(heldOut[0]).isBetween(5.5 * Math.log(2), 6 * Math.log(2) + 1e-6);
