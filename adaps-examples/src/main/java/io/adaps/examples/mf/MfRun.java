@@ -65,7 +65,7 @@ final class MfRun {
         SteppedEpoch steps = plan.epoch(trainer);
         EpochProgress at = checkpoints.start(node, steps.steps(), out);
         if (at.epoch() == 1 && !at.begun()) {
-            ClusterStats.Round initial = evaluate(0, trainer.initialSquaredErrors(plan.train()), plan.train().size(),
+            ClusterStats.Round initial = evaluate(0, trainer.squaredErrors(plan.train()), plan.train().size(),
                     new Accesses(0, 0), 0);
             if (reports()) {
                 out.printf(Locale.ROOT, "epoch %3d: %-57s train RMSE %.4f, test RMSE %.4f%n", 0, "initial model",

@@ -40,32 +40,15 @@ import io.adaps.examples.FloatVectors;
  * ({@link StepScales}: a parameter stepped at scale {@code s} holds more than
  * {@code REFERENCE_SHARE / s} of the entries).
  *
- * <p>Evaluating ({@link #squaredErrors}) pulls one batch's rows and columns at a time, or, asked
- * to, keeps the pulls of up to {@link #EVAL_DEPTH} batches in flight: the initial model's
- * evaluation, before any row has moved to where it is used, waited a round trip per batch (3.4 s
- * on 2 nodes, against nothing on one). Between epochs one at a time serves better: with the test
- * evaluations' pulls in flight together (or pulled many batches at once) the training epochs after
- * them ran slower on 4 nodes sharing 2 cores (blocked schedule: 0.53-0.58 s, and 0.63-0.66 s with
- * many batches' rows in one pull, against 0.41-0.47 s; the transport threads and the JIT busier),
- * and on 2 nodes no faster.
- *
  * <p>Belongs to the thread of its worker; the buffers are allocated once, so training allocates
  * nothing.
  */
 public final class MfSgdKernel {
-    /** Evaluation batches whose pulls are in flight at once. */
-    static final int EVAL_DEPTH = 8;
-
     private final Worker worker;
     private final TableView rowFactors;
     private final TableView colFactors;
     private final RowBatch rowBatch;
     private final RowBatch colBatch;
-    /** The evaluation batches' rows and columns, batch {@code j} of {@code depth} in flight in slot {@code j % depth}. */
-    private final RowBatch[] evalRows = new RowBatch[EVAL_DEPTH];
-    private final RowBatch[] evalCols = new RowBatch[EVAL_DEPTH];
-    private final long[] evalRowTickets = new long[EVAL_DEPTH];
-    private final long[] evalColTickets = new long[EVAL_DEPTH];
     /** Entries of the current batch that were not stepped in place, by index. */
     private final int[] copies;
     private final InPlaceStep inPlace = new InPlaceStep();
@@ -101,10 +84,6 @@ public final class MfSgdKernel {
         this.copies = new int[batchSize];
         this.rowBatch = new RowBatch(rowFactors, (int) Math.min(batchSize, rowFactors.table().rows()));
         this.colBatch = new RowBatch(colFactors, (int) Math.min(batchSize, colFactors.table().rows()));
-        for (int k = 0; k < EVAL_DEPTH; k++) {
-            evalRows[k] = RowBatch.forReading(rowFactors, (int) Math.min(batchSize, rowFactors.table().rows()));
-            evalCols[k] = RowBatch.forReading(colFactors, (int) Math.min(batchSize, colFactors.table().rows()));
-        }
     }
 
     /**
@@ -172,7 +151,7 @@ public final class MfSgdKernel {
             rowBatch.add(rows[copies[j]]);
             colBatch.add(cols[copies[j]]);
         }
-        pullBoth(rowBatch, colBatch);
+        pullBatches();
         rowBatch.keepPulledValues();
         colBatch.keepPulledValues();
         double sum = 0;
@@ -190,52 +169,27 @@ public final class MfSgdKernel {
 
     /**
      * The sum of the squared errors of the current model on entries {@code [from, to)} of
-     * {@code data}, pulling one batch at a time; changes nothing.
+     * {@code data}; changes nothing.
      *
      * @throws IllegalArgumentException if the range is not within the data
      */
     public double squaredErrors(MfData data, int from, int to) {
-        return squaredErrors(data, from, to, 1);
-    }
-
-    /**
-     * {@link #squaredErrors(MfData, int, int)} with the pulls of up to {@code depth} batches in
-     * flight at once.
-     *
-     * @throws IllegalArgumentException if the range is not within the data or {@code depth} is not
-     *                                  in {@code [1, EVAL_DEPTH]}
-     */
-    double squaredErrors(MfData data, int from, int to, int depth) {
         checkEntries(data, from, to);
-        if (depth < 1 || depth > EVAL_DEPTH) {
-            throw new IllegalArgumentException("depth=" + depth + " (expected 1.." + EVAL_DEPTH + ")");
-        }
         int[] rows = data.rows();
         int[] cols = data.cols();
         float[] values = data.values();
-        int batches = (int) (((long) to - from + batchSize - 1) / batchSize);
-        for (int j = 0; j < Math.min(depth, batches); j++) {
-            requestEvalBatch(j, rows, cols, from + j * batchSize, to);
-        }
+        float[] u = rowBatch.values;
+        float[] w = colBatch.values;
         double sum = 0;
-        for (int j = 0; j < batches; j++) {
-            int k = j % depth;
-            worker.waitFor(evalRowTickets[k]);
-            worker.waitFor(evalColTickets[k]);
-            RowBatch rowValues = evalRows[k];
-            RowBatch colValues = evalCols[k];
-            int start = from + j * batchSize;
+        for (int start = from; start < to; start += batchSize) {
             int end = Math.min(to, start + batchSize);
+            pull(rows, cols, start, end);
             for (int i = start; i < end; i++) {
-                float error = values[i] - dot(rowValues.values, rowValues.offset(rows[i]), colValues.values,
-                        colValues.offset(cols[i]));
+                float error = values[i] - dot(u, rowBatch.offset(rows[i]), w, colBatch.offset(cols[i]));
                 sum += error * error;
             }
-            rowValues.clear();
-            colValues.clear();
-            if (j + depth < batches) {
-                requestEvalBatch(k, rows, cols, from + (j + depth) * batchSize, to);
-            }
+            rowBatch.clear();
+            colBatch.clear();
         }
         return sum;
     }
@@ -248,21 +202,19 @@ public final class MfSgdKernel {
         }
     }
 
-    /** Starts pulling the rows and columns of entries {@code [start, min(to, start + batchSize))} into slot {@code k}. */
-    private void requestEvalBatch(int k, int[] rows, int[] cols, int start, int to) {
-        int end = Math.min(to, start + batchSize);
+    /** Collects the rows and columns of entries {@code [start, end)} and pulls them. */
+    private void pull(int[] rows, int[] cols, int start, int end) {
         for (int i = start; i < end; i++) {
-            evalRows[k].add(rows[i]);
-            evalCols[k].add(cols[i]);
+            rowBatch.add(rows[i]);
+            colBatch.add(cols[i]);
         }
-        evalRowTickets[k] = evalRows[k].pullAsync();
-        evalColTickets[k] = evalCols[k].pullAsync();
+        pullBatches();
     }
 
-    /** Pulls the rows added to {@code rowRows} and {@code colRows}, both at once. */
-    private void pullBoth(RowBatch rowRows, RowBatch colRows) {
-        long rowTicket = rowRows.pullAsync();
-        long colTicket = colRows.pullAsync();
+    /** Pulls the rows and columns added to the batches. */
+    private void pullBatches() {
+        long rowTicket = rowBatch.pullAsync();
+        long colTicket = colBatch.pullAsync();
         worker.waitFor(rowTicket);
         worker.waitFor(colTicket);
     }

@@ -560,17 +560,6 @@ public final class MfTrainer implements AutoCloseable {
         return pool.run(data.size(), (thread, from, to) -> kernels[thread].squaredErrors(data, from, to));
     }
 
-    /**
-     * {@link #squaredErrors(MfData)} with the pulls of several batches in flight on each thread:
-     * for the initial model, which no row has moved to where it is used yet, so that most of a
-     * cluster node's pulls are remote.
-     */
-    public double initialSquaredErrors(MfData data) {
-        checkFits(data);
-        return pool.run(data.size(), (thread, from, to) -> kernels[thread].squaredErrors(data, from, to,
-                MfSgdKernel.EVAL_DEPTH));
-    }
-
     private void checkFits(MfData data) {
         checkNotNull(data, "data");
         if (data.numRows() > rowTable.rows() || data.numCols() > colTable.rows()) {

@@ -21,9 +21,6 @@ import io.adaps.api.Worker;
  * alternate between two sides, and a side is reused only after its previous push is complete
  * (which, one batch later, it almost always is).
  *
- * <p>A batch made {@link #forReading for reading} only pulls: it has no buffers for steps, so a
- * large one (an evaluation's, which pulls many entries' rows at once) costs only its values.
- *
  * <p>Rows whose values the caller has already (such as the rows of a sample, which
  * {@link TableView#pullSample} delivers with their values) are {@link #addWithValue added with
  * them}, before the rows to pull, and are not pulled again.
@@ -57,18 +54,6 @@ public final class RowBatch {
 
     /** A batch of up to {@code capacity} distinct rows of {@code view}'s table. */
     public RowBatch(TableView view, int capacity) {
-        this(view, capacity, true);
-    }
-
-    /**
-     * A batch of up to {@code capacity} distinct rows of {@code view}'s table that only pulls:
-     * {@link #keepPulledValues} and {@link #pushSteps} throw {@link IllegalStateException}.
-     */
-    public static RowBatch forReading(TableView view, int capacity) {
-        return new RowBatch(view, capacity, false);
-    }
-
-    private RowBatch(TableView view, int capacity, boolean steps) {
         this.view = view;
         this.worker = view.worker();
         this.valueLength = view.table().valueLength();
@@ -76,13 +61,9 @@ public final class RowBatch {
         Arrays.fill(slotOfRow, ABSENT);
         this.ids = new long[capacity];
         this.values = new float[capacity * valueLength];
-        if (steps) {
-            this.pulledValues = new float[capacity * valueLength];
-            updateSides[0] = new float[capacity * valueLength];
-            updateSides[1] = new float[capacity * valueLength];
-        } else {
-            this.pulledValues = null;
-        }
+        this.pulledValues = new float[capacity * valueLength];
+        updateSides[0] = new float[capacity * valueLength];
+        updateSides[1] = new float[capacity * valueLength];
         this.updates = updateSides[0];
     }
 
@@ -141,7 +122,6 @@ public final class RowBatch {
 
     /** Remembers {@link #values} as pulled: call when every pull of the batch is complete, before any step. */
     public void keepPulledValues() {
-        checkSteps();
         System.arraycopy(values, 0, pulledValues, 0, size * valueLength);
     }
 
@@ -151,7 +131,6 @@ public final class RowBatch {
      * after its previous push is complete.
      */
     public void pushSteps() {
-        checkSteps();
         int floats = size * valueLength;
         for (int i = 0; i < floats; i++) {
             updates[i] = values[i] - pulledValues[i];
@@ -162,13 +141,6 @@ public final class RowBatch {
         if (pushTickets[side] != 0) {
             worker.waitFor(pushTickets[side]);
             pushTickets[side] = 0;
-        }
-    }
-
-    private void checkSteps() {
-        if (pulledValues == null) {
-            throw new IllegalStateException("batch of table '" + view.table().name()
-                    + "' (expected a batch that takes steps, not one made for reading)");
         }
     }
 

@@ -54,16 +54,6 @@ final class W2vEvaluator {
     }
 
     /**
-     * Pulls both tables and returns the model's held-out loss on {@code heldOut}, its
-     * {@code groups} score and the {@code k} nearest neighbours of each of {@code queries}.
-     */
-    Result evaluate(List<int[]> heldOut, int window, int negatives, long seed, WordGroups groups, int[] queries,
-                    int k) {
-        Result loss = evaluatePart(heldOut, 0, 1, window, negatives, seed);
-        return withScores(loss, groups, queries, k);
-    }
-
-    /**
      * Pulls both tables and returns the model's held-out loss on sentences {@code part},
      * {@code part + parts}, ... of {@code heldOut}, without scores (similarity {@code NaN}, no
      * neighbours): the share of one of {@code parts} nodes, whose sums add up to the whole's.

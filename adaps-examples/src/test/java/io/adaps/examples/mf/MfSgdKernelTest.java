@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Offset.offset;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.stream.LongStream;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.TableSpec;
@@ -17,7 +15,6 @@ import io.adaps.api.Technique;
 import io.adaps.api.Worker;
 import io.adaps.api.transport.InJvmNetwork;
 import io.adaps.api.transport.InJvmTransport;
-import io.adaps.examples.FloatVectors;
 import io.adaps.testing.Concurrently;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -191,61 +188,6 @@ class MfSgdKernelTest {
             for (int i = 0; i < expected.length; i++) {
                 assertThat(actual[i]).as("component %d", i).isCloseTo(expected[i], offset(1e-6f));
             }
-        }
-    }
-
-    /**
-     * An evaluation may keep the pulls of several batches in flight, each a batch's distinct rows
-     * and columns, so that a cluster's evaluation does not wait a round trip per batch: at any
-     * depth the remote rows pulled are each batch's distinct ones, and the sum is the model's, in
-     * the entries' order.
-     */
-    @Test
-    void squaredErrorsPullEachBatchsDistinctRowsWithSeveralBatchesInFlight() throws Exception {
-        int rank = 4;
-        int batchSize = 100;
-        MfData data = new SyntheticMatrix(new SyntheticMatrix.Spec(300, 200, 4_000, 2, 0.1, 1.1, 6)).sample();
-        int from = 3;
-        int to = 3_950;
-        assertThat(to - from).isGreaterThan(2 * MfSgdKernel.EVAL_DEPTH * batchSize);
-        InJvmNetwork network = new InJvmNetwork();
-        ConcurrentHashMap<Integer, AdaPS> nodes = new ConcurrentHashMap<>();
-        try {
-            Concurrently.run(2, Duration.ofSeconds(60), id -> nodes.put(id, MfTables.builder(300, 200, rank, 7)
-                    .technique(Technique.STATIC).nodeId(id).peers(List.of("n0:1", "n1:1"))
-                    .transport(new InJvmTransport(network)).build()));
-            AdaPS node = nodes.get(1);
-            Worker worker = node.worker();
-            MfSgdKernel kernel = new MfSgdKernel(worker, MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f, batchSize);
-            double actual = kernel.squaredErrors(data, from, to, MfSgdKernel.EVAL_DEPTH);
-            assertThat(kernel.squaredErrors(data, from, to, 3)).isEqualTo(actual);
-            assertThat(kernel.squaredErrors(data, from, to)).isEqualTo(actual);
-            assertThatThrownBy(() -> kernel.squaredErrors(data, from, to, 0))
-                    .hasMessage("depth=0 (expected 1.." + MfSgdKernel.EVAL_DEPTH + ")");
-
-            // Homes by range: rows 0-149 and columns 0-99 are node 0's.
-            long remote = 0;
-            for (int start = from; start < to; start += batchSize) {
-                int end = Math.min(to, start + batchSize);
-                remote += Arrays.stream(data.rows(), start, end).filter(r -> r < 150).distinct().count()
-                        + Arrays.stream(data.cols(), start, end).filter(c -> c < 100).distinct().count();
-            }
-            assertThat(node.metrics().remotePulls()).isEqualTo(3 * remote);
-            assertThat(node.metrics().localPushes() + node.metrics().remotePushes()).isZero();
-
-            float[] u = new float[300 * rank];
-            float[] w = new float[200 * rank];
-            worker.table(MfTables.ROWS).pull(LongStream.range(0, 300).toArray(), 0, 300, u, 0);
-            worker.table(MfTables.COLS).pull(LongStream.range(0, 200).toArray(), 0, 200, w, 0);
-            double expected = 0;
-            for (int i = from; i < to; i++) {
-                float error = data.values()[i]
-                        - FloatVectors.dot(u, data.rows()[i] * rank, w, data.cols()[i] * rank, rank);
-                expected += error * error;
-            }
-            assertThat(actual).isEqualTo(expected);
-        } finally {
-            nodes.values().forEach(AdaPS::close);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.adaps.examples.mf;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.TableView;
@@ -38,26 +37,6 @@ class RowBatchTest {
             assertThat(row).containsExactly(1.75f, 2f);
             view.pull(3, row, 0);
             assertThat(row).containsExactly(-1f, -1f);
-        }
-    }
-
-    @Test
-    void aBatchForReadingPullsButTakesNoSteps() {
-        try (AdaPS node = MfTables.startNode(4, 2, 2, 1)) {
-            Worker worker = node.worker();
-            TableView view = worker.table(MfTables.ROWS);
-            view.set(2, new float[] {3f, -4f}, 0);
-            RowBatch batch = RowBatch.forReading(view, 2);
-
-            int two = batch.add(2);
-            worker.waitFor(batch.pullAsync());
-
-            assertThat(batch.values[two]).isEqualTo(3f);
-            assertThat(batch.values[two + 1]).isEqualTo(-4f);
-            assertThatThrownBy(batch::keepPulledValues).isInstanceOf(IllegalStateException.class)
-                    .hasMessage("batch of table 'rows' (expected a batch that takes steps, not one made for reading)");
-            assertThatThrownBy(batch::pushSteps).isInstanceOf(IllegalStateException.class);
-            assertThat(node.metrics().localPushes()).isZero();
         }
     }
 }

@@ -34,10 +34,11 @@ class W2vEvaluatorTest {
     void partsOfTheHeldOutSentencesAddUpToTheWhole() {
         try (AdaPS node = W2vTables.declare(AdaPS.builder(), vocabulary, 8, 3).build()) {
             W2vEvaluator evaluator = new W2vEvaluator(node);
-            W2vEvaluator.Result whole = evaluator.evaluate(split.heldOut(), 3, 4, 11, new WordGroups(vocabulary),
-                    new int[] {0, 1}, 2);
+            W2vEvaluator.Result whole = evaluator.withScores(evaluator.evaluatePart(split.heldOut(), 0, 1, 3, 4, 11),
+                    new WordGroups(vocabulary), new int[] {0, 1}, 2);
             assertThat(whole.heldOutPairs()).isPositive();
             assertThat(whole.neighbours()).hasNumberOfRows(2);
+            assertThat(whole.similarity()).isFinite();
 
             for (int parts : new int[] {2, 3}) {
                 double loss = 0;
