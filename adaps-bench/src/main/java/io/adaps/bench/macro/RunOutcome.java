@@ -28,12 +28,6 @@ record RunOutcome(RunConfig config, int epochs, int exitCode, boolean timedOut, 
         cpu = List.copyOf(cpu);
     }
 
-    /** A run whose whole-run time was not measured. */
-    RunOutcome(RunConfig config, int epochs, int exitCode, boolean timedOut, String outputProblem,
-               List<EpochResult> results, List<NodeCpu> cpu) {
-        this(config, epochs, exitCode, timedOut, outputProblem, results, cpu, Double.NaN);
-    }
-
     /**
      * Why the run failed, or {@code null} if it succeeded and reported its last epoch with the
      * workload's quality figure. A run whose quality is {@code NaN} did not fail: it {@linkplain

@@ -26,7 +26,7 @@ class ComparisonChartsTest {
             Runs.w2v(2, 1, STATIC, NAIVE, 9, 6, 6),
             Runs.w2v(2, 1, ADAPTIVE, LOCAL, 9, 2, 2),
             new RunOutcome(new RunConfig(Workload.W2V, 2, 1, ADAPTIVE, NAIVE), 3, -1, true, null, List.of(),
-                    List.of()));
+                    List.of(), Double.NaN));
 
     @Test
     void drawsTheEpochTimesAsAPng(@TempDir Path dir) throws IOException {

@@ -48,18 +48,18 @@ class ComparisonTableTest {
     @Test
     void failedRunsAreRowsThatSayWhyAndDivergedRunsKeepTheirTimes() {
         RunOutcome staticRun = new RunOutcome(new RunConfig(Workload.MF, 2, 1, STATIC, null), 3, 1, false, null,
-                List.of(), List.of());
+                List.of(), List.of(), Double.NaN);
         RunOutcome timedOut = new RunOutcome(new RunConfig(Workload.MF, 2, 1, ADAPTIVE, null), 3, -1, true, null,
-                Runs.mf(2, 1, ADAPTIVE, 5).results(), List.of());
+                Runs.mf(2, 1, ADAPTIVE, 5).results(), List.of(), Double.NaN);
         RunOutcome incomplete = Runs.mf(2, 1, FULL_REPLICATION, 9, 4);
         RunOutcome garbled = new RunOutcome(new RunConfig(Workload.MF, 2, 1, REPLICATION_ONLY, null), 3, 0, false,
-                "line='RESULT epoch=x' (expected numbers)", List.of(), List.of());
+                "line='RESULT epoch=x' (expected numbers)", List.of(), List.of(), Double.NaN);
         RunOutcome diverged = new RunOutcome(new RunConfig(Workload.MF, 4, 1, ADAPTIVE, null), 2, 0, false, null,
                 List.of(new EpochResult(1, 3, 1, 1 << 20, 1000, Map.of("rmse", 0.5)),
-                        new EpochResult(2, 2, 1, 2 << 20, 1000, Map.of("rmse", Double.NaN))), List.of());
+                        new EpochResult(2, 2, 1, 2 << 20, 1000, Map.of("rmse", Double.NaN))), List.of(), Double.NaN);
         String table = table(Workload.MF, 2,
                 List.of(staticRun, timedOut, new RunOutcome(incomplete.config(), 3, 0, false, null,
-                        incomplete.results(), List.of()), garbled, diverged));
+                        incomplete.results(), List.of(), Double.NaN), garbled, diverged));
         assertThat(table).isEqualTo(MF_HEADER
                 + "| 2 x 1, STATIC | failed (exit code 1) | – | – | – | – |\n"
                 + "| 2 x 1, ADAPTIVE | failed (timed out) | – | – | – | – |\n"
@@ -71,7 +71,7 @@ class ComparisonTableTest {
     @Test
     void aRunWithoutTheWorkloadsQualityFigureFailed() {
         RunOutcome run = new RunOutcome(new RunConfig(Workload.W2V, 2, 1, STATIC, NAIVE), 1, 0, false, null,
-                List.of(new EpochResult(1, 3, 1, 1, 1000, Map.of("rmse", 0.5))), List.of());
+                List.of(new EpochResult(1, 3, 1, 1, 1000, Map.of("rmse", 0.5))), List.of(), Double.NaN);
         assertThat(run.failure()).isEqualTo("failed (no heldout= in the RESULT line of epoch 1)");
         assertThat(table(Workload.W2V, 2, List.of(run)))
                 .endsWith("| 2 x 1, STATIC+NAIVE | failed (no heldout= in the RESULT line of epoch 1) "
@@ -81,7 +81,7 @@ class ComparisonTableTest {
     @Test
     void repeatedConfigurationsShowTheirMedianRunAndTheRangesOverTheirRuns() {
         RunOutcome failed = new RunOutcome(new RunConfig(Workload.MF, 2, 1, ADAPTIVE, null), 2, 1, false, null,
-                List.of(), List.of());
+                List.of(), List.of(), Double.NaN);
         String table = table(Workload.MF, 2, List.of(
                 Runs.mf(2, 1, STATIC, 9, 10),
                 Runs.mf(2, 1, ADAPTIVE, 9, 3),

@@ -34,7 +34,7 @@ class HeadlineTest {
     void mfComparesAdaptiveWithStaticOnEachNodeCountWithoutATarget() {
         RunOutcome diverged = new RunOutcome(new RunConfig(Workload.MF, 4, 1, ADAPTIVE, null), 2, 0, false, null,
                 List.of(new EpochResult(1, 3, 1, 1, 1000, Map.of("rmse", 0.5)),
-                        new EpochResult(2, 2, 1, 2, 1000, Map.of("rmse", Double.NaN))), List.of());
+                        new EpochResult(2, 2, 1, 2, 1000, Map.of("rmse", Double.NaN))), List.of(), Double.NaN);
         List<RunOutcome> runs = List.of(Runs.mf(2, 1, STATIC, 9, 4), Runs.mf(2, 1, ADAPTIVE, 9, 5),
                 Runs.mf(4, 1, STATIC, 9, 5), diverged);
         assertThat(Headline.markdown(ReportSubject.of(Workload.MF), 2, runs)).isEqualTo("- **mf, 2 nodes: ADAPTIVE runs an epoch 0.80x as "
@@ -46,7 +46,7 @@ class HeadlineTest {
     @Test
     void aMissingOrFailedRunLeavesTheRatioUnmeasured() {
         RunOutcome failedStatic = new RunOutcome(new RunConfig(Workload.W2V, 2, 1, STATIC, NAIVE), 2, 1, false, null,
-                List.of(), List.of());
+                List.of(), List.of(), Double.NaN);
         assertThat(Headline.markdown(ReportSubject.of(Workload.W2V), 2, List.of(failedStatic, Runs.w2v(2, 1, ADAPTIVE, LOCAL, 9, 2))))
                 .isEqualTo("- w2v, 2 nodes, ADAPTIVE+LOCAL against STATIC+NAIVE: not measured "
                         + "(no successful STATIC+NAIVE run)\n");

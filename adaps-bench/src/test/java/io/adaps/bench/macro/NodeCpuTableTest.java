@@ -18,7 +18,7 @@ class NodeCpuTableTest {
                 Runs.cpu(0, 2, 3, 4, 2, 0.6, 0.4, 0.1, 0.1, 0),
                 Runs.cpu(1, 1, 1, 9, 2, 1, 1, 1, 1, 1));
         RunOutcome failed = new RunOutcome(new RunConfig(Workload.MF, 2, 1, STATIC, null), 3, 1, false, null, List.of(),
-                List.of());
+                List.of(), Double.NaN);
         assertThat(NodeCpuTable.markdown(List.of(single, adaptive, failed))).isEqualTo(
                 "| configuration | node | wall (s) | training | manager | transport | jit | gc | other | idle |\n"
                         + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"

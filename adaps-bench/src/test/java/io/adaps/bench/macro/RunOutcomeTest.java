@@ -27,7 +27,7 @@ class RunOutcomeTest {
     @Test
     void aNanQualityIsADivergedRunNotAFailedOne() {
         RunOutcome run = new RunOutcome(new RunConfig(Workload.MF, 4, 1, STATIC, null), 1, 0, false, null,
-                List.of(new EpochResult(1, 3, 1, 1, 1000, Map.of("rmse", Double.NaN))), List.of());
+                List.of(new EpochResult(1, 3, 1, 1, 1000, Map.of("rmse", Double.NaN))), List.of(), Double.NaN);
         assertThat(run.failure()).isNull();
         assertThat(run.diverged()).isTrue();
     }

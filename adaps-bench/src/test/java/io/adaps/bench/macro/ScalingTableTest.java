@@ -50,10 +50,10 @@ class ScalingTableTest {
     @Test
     void failedAndDivergedRunsAndAFailedBaselineLeaveDashes() {
         RunOutcome failedBaseline = new RunOutcome(new RunConfig(Workload.MF, 1, 1, null, null), 3, 1, false, null,
-                List.of(), List.of());
+                List.of(), List.of(), Double.NaN);
         RunOutcome diverged = run(new RunConfig(Workload.MF, 2, 1, STATIC, null), 3, Double.NaN);
         RunOutcome timedOut = new RunOutcome(new RunConfig(Workload.MF, 2, 1, ADAPTIVE, null), 3, -1, true, null,
-                List.of(), List.of());
+                List.of(), List.of(), Double.NaN);
         assertThat(table(failedBaseline, List.of(failedBaseline, diverged, timedOut))).isEqualTo(HEADER
                 + "| 1 x 1, single node | failed (exit code 1) | – | – | – | – | – | – | – |\n"
                 + "| 2 x 1, STATIC | 2.00 | – | 1.50x | diverged (NaN) | – | 3.0 | 6.0 | 9.0 |\n"

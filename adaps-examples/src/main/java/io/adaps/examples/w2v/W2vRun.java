@@ -28,11 +28,11 @@ import me.tongfei.progressbar.ProgressBar;
  * <p>Per epoch: {@link AdaPS#barrier()} (every node starts at once), train in steps of a chunk,
  * with a barrier at each cut ({@link EpochCuts}; at the end each thread waits until its updates
  * are synchronized), {@link AdaPS#barrier()}, then every node evaluates its part and node 0
- * scores, while the others wait in the combination's barrier. Node 0 prints a line per epoch (its time includes waiting for
- * the slowest node, so it is the cluster's), the nearest neighbours of a few words, and a
- * machine-readable line ({@link #resultLine}) for scripts such as the technique comparison of
- * {@code adaps-bench}; it draws the progress bar on stderr. After the last epoch every node reports
- * its metrics.
+ * scores, while the others wait in the combination's barrier. Node 0 prints a line per epoch (its
+ * time includes waiting for the slowest node, so it is the cluster's), the nearest neighbours of a
+ * few words, and a machine-readable line ({@link #resultLine}) for scripts such as the technique
+ * comparison of {@code adaps-bench}; it draws the progress bar on stderr. After the last epoch
+ * every node reports its metrics.
  */
 final class W2vRun {
     /** Name of the table through which the nodes add up their sums. */
