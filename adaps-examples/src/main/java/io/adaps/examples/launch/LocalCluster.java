@@ -46,12 +46,18 @@ public final class LocalCluster implements AutoCloseable {
      * the later ones as fast. A JVM that does not know that flag ignores it. And C2 inlines hot
      * methods of up to 100 bytecodes instead of 325: each deoptimization then recompiles a smaller
      * method, and the first epoch of a cluster node compiles a third less (MF on 2 pinned nodes:
-     * its first epoch 2.1-3.0 s -> 1.5-1.7 s); the single node's epochs stay as fast. The single
-     * node runs with the same flags.
+     * its first epoch 2.1-3.0 s -> 1.5-1.7 s); the single node's epochs stay as fast. C2 compiles
+     * Netty's methods at a tenth of its thresholds: they run once per read or write of a connection,
+     * a few hundred times per epoch, and under C2 alone stayed interpreted for many epochs unless
+     * thousands of small requests (such as an evaluation pulling one batch at a time) warmed them.
+     * And Netty's allocator leaves out its flight-recorder events, whose registration loaded the
+     * JDK's recorder metadata while a node first connected (0.4 s on its one core). The single node
+     * runs with the same flags.
      */
     public static final List<String> JVM_FLAGS = List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
             "-XX:-TieredCompilation", "-XX:+IgnoreUnrecognizedVMOptions", "-XX:-UseProfiledLoopPredicate",
-            "-XX:FreqInlineSize=100");
+            "-XX:FreqInlineSize=100", "-XX:CompileCommand=quiet",
+            "-XX:CompileCommand=CompileThresholdScaling,io/netty/*.*,0.1", "-Dio.netty.jfr.enabled=false");
     private static final long KILL_GRACE_SECONDS = 5;
     private static final long PUMP_DRAIN_MILLIS = 5_000;
     private static final long NEVER = Long.MAX_VALUE;

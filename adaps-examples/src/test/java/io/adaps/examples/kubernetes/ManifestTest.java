@@ -80,7 +80,7 @@ class ManifestTest {
         String dockerfile = Files.readString(Path.of("Dockerfile"));
         assertThat(dockerfile).contains("COPY --from=build /src/adaps-examples/target/adaps-examples-0.1.0-SNAPSHOT-all.jar")
                 .contains("\"-jar\", \"/opt/adaps/adaps-examples.jar\"").contains("-Dsun.net.inetaddr.negative.ttl=1")
-                .contains("EXPOSE 7000 9404");
+                .contains("\"-Dio.netty.jfr.enabled=false\"").contains("EXPOSE 7000 9404");
     }
 
     @SuppressWarnings("unchecked")
