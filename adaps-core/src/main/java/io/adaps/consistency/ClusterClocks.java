@@ -3,7 +3,7 @@ package io.adaps.consistency;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.MutableDirectBuffer;
 
 import io.adaps.api.Consistency;
 import io.adaps.api.PeerFailedException;
@@ -75,7 +75,7 @@ public final class ClusterClocks {
     private boolean hadWorkers;
     /** What the peers last heard from this node (they assume 0 at the start). */
     private volatile long sent;
-    private final UnsafeBuffer message = new UnsafeBuffer(new byte[Message.HEADER_LENGTH]);
+    private final MutableDirectBuffer message = Message.newBuffer(Message.HEADER_LENGTH);
     /** The counters of closed workers. */
     private final long[][] closedReads;
     private final long[] closedReplicaWaits;

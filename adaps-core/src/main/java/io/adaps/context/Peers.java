@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -133,7 +134,7 @@ public final class Peers {
 
     /** Sends a header-only message (barrier, leave) with {@code id} as its request id. */
     public void sendControl(int peer, MessageType type, long id) {
-        UnsafeBuffer buffer = new UnsafeBuffer(new byte[Message.HEADER_LENGTH]);
+        MutableDirectBuffer buffer = Message.newBuffer(Message.HEADER_LENGTH);
         Message.writeHeader(buffer, 0, type, 0, 0, 0, id, self, 0);
         send(peer, buffer, 0, Message.HEADER_LENGTH);
     }
@@ -144,11 +145,11 @@ public final class Peers {
      */
     public void sendError(int peer, long requestId, int failedPeer, String text) {
         int length = Math.min(text.length(), MAX_ERROR_TEXT);
-        UnsafeBuffer buffer = new UnsafeBuffer(new byte[Message.HEADER_LENGTH + length]);
+        MutableDirectBuffer buffer = Message.newBuffer(Message.HEADER_LENGTH + length);
         buffer.putStringWithoutLengthAscii(Message.HEADER_LENGTH, text, 0, length);
         Message.writeHeader(buffer, 0, MessageType.ERROR, failedPeer >= 0 ? Message.FLAG_PEER_FAILED : 0, 0, length,
                 requestId, peer, failedPeer + 1);
-        sendQuietly(peer, buffer, 0, buffer.capacity());
+        sendQuietly(peer, buffer, 0, Message.HEADER_LENGTH + length);
     }
 
     /** Counts a message received from another node. */

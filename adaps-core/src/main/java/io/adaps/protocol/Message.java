@@ -4,6 +4,7 @@ import java.nio.ByteOrder;
 import java.util.Objects;
 
 import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.UnsafeApi;
 
@@ -233,6 +234,17 @@ public final class Message {
     /** The text of an ERROR. */
     public String errorText() {
         return buffer.getStringWithoutLengthAscii(offset + HEADER_LENGTH, count());
+    }
+
+    /**
+     * A buffer of {@code capacity} bytes (growing as written) to write messages into. Every message
+     * is written into a buffer of this one class, the batchers' included, so that writing and sending
+     * see one receiver type: a second one first seen after C2 had compiled them (a barrier's or a
+     * clock's header, written into another buffer class, at the first epoch's boundaries) threw away
+     * and recompiled the large methods that inline them, on the node's one core.
+     */
+    public static MutableDirectBuffer newBuffer(int capacity) {
+        return new ExpandableArrayBuffer(capacity);
     }
 
     /** Writes a header at {@code offset}. */

@@ -3,7 +3,6 @@ package io.adaps.protocol;
 import java.util.Arrays;
 
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
 
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -46,7 +45,7 @@ public final class MessageBatcher {
 
     private final int maxMessageBytes;
     private final int targetMessageBytes;
-    private final ExpandableArrayBuffer[] buffers;
+    private final MutableDirectBuffer[] buffers;
     private final IntArrayList[] starts;
     private final int[] positions;
     /** Per destination: the open message's start (-1: none), header fields and answer size. */
@@ -65,7 +64,7 @@ public final class MessageBatcher {
     public MessageBatcher(int destinations, int maxMessageBytes) {
         this.maxMessageBytes = maxMessageBytes;
         this.targetMessageBytes = Math.min(maxMessageBytes, TARGET_MESSAGE_BYTES);
-        this.buffers = new ExpandableArrayBuffer[destinations];
+        this.buffers = new MutableDirectBuffer[destinations];
         this.starts = new IntArrayList[destinations];
         this.positions = new int[destinations];
         this.open = new int[destinations];
@@ -93,9 +92,9 @@ public final class MessageBatcher {
      */
     public int entry(int destination, MessageType type, int flags, int table, long requestId, int origin, int aux,
                      int entryLength, int answerEntryLength) {
-        ExpandableArrayBuffer buffer = buffers[destination];
+        MutableDirectBuffer buffer = buffers[destination];
         if (buffer == null) {
-            buffer = buffers[destination] = new ExpandableArrayBuffer(1024);
+            buffer = buffers[destination] = Message.newBuffer(1024);
             starts[destination] = new IntArrayList();
         }
         int start = open[destination];
@@ -126,7 +125,7 @@ public final class MessageBatcher {
         if (start < 0 || full(destination, start, entryLength, answerEntryLength)) {
             return -1;
         }
-        ExpandableArrayBuffer buffer = buffers[destination];
+        MutableDirectBuffer buffer = buffers[destination];
         buffer.checkLimit(at + entryLength);
         positions[destination] = at + entryLength;
         openAnswerBytes[destination] += answerEntryLength;
@@ -146,7 +145,7 @@ public final class MessageBatcher {
         return length > limit || answer > limit;
     }
 
-    private int startMessage(int destination, ExpandableArrayBuffer buffer, MessageType type, int flags, int table,
+    private int startMessage(int destination, MutableDirectBuffer buffer, MessageType type, int flags, int table,
                              long requestId, int origin, int aux) {
         if (starts[destination].isEmpty()) {
             used.add(destination);

@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 
-import org.agrona.ExpandableArrayBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +38,7 @@ class MessageProperties {
         boolean direct = push.direct();
         int offset = push.offset();
         int table = push.tableBits() & 0xFFFF;
-        ExpandableArrayBuffer out = new ExpandableArrayBuffer(8);
+        MutableDirectBuffer out = Message.newBuffer(8); // grows as the message is written
         float[] values = new float[rows.size() * valueLength];
         for (int i = 0; i < values.length; i++) {
             values[i] = Float.intBitsToFloat((int) (requestId * 31 + i * 0x9E3779B9L)); // any bit pattern
