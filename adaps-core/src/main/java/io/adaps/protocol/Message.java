@@ -239,9 +239,9 @@ public final class Message {
     /**
      * A buffer of {@code capacity} bytes (growing as written) to write messages into. Every message
      * is written into a buffer of this one class, the batchers' included, so that writing and sending
-     * see one receiver type: a second one first seen after C2 had compiled them (a barrier's or a
-     * clock's header, written into another buffer class, at the first epoch's boundaries) threw away
-     * and recompiled the large methods that inline them, on the node's one core.
+     * see one receiver type: a second one first seen after C2 had compiled them (the clocks' and
+     * barriers' headers, written into another buffer class once training began) threw away and
+     * recompiled the large methods that inline them, on the node's one core.
      */
     public static MutableDirectBuffer newBuffer(int capacity) {
         return new ExpandableArrayBuffer(capacity);
