@@ -5,7 +5,7 @@ import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.ExpandableArrayBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -29,7 +29,7 @@ import io.adaps.protocol.MessageType;
  * node protocol's flyweight {@link Message}, against the same layout written and read with a plain
  * little-endian {@link ByteBuffer} (absolute puts and gets, no library).
  *
- * <p>The memory is what the node uses: {@code encode} writes into an {@link ExpandableArrayBuffer}
+ * <p>The memory is what the node uses: {@code encode} writes into a {@link Message#newBuffer} buffer
  * (heap, as a worker's request builder does) and {@code plainEncode} into a heap {@code ByteBuffer};
  * {@code decode} validates and reads back a message in direct memory through an
  * {@link UnsafeBuffer} (as the transport hands received messages to the node) and
@@ -63,7 +63,7 @@ public class MessageCodecBenchmark {
         long[] rows;
         float[] values;
         int length;
-        ExpandableArrayBuffer encoded;
+        MutableDirectBuffer encoded;
         ByteBuffer plainEncoded;
         UnsafeBuffer received;
         ByteBuffer plainReceived;
@@ -83,7 +83,7 @@ public class MessageCodecBenchmark {
                 values[i] = (float) random.nextDouble(-1, 1);
             }
             length = Message.HEADER_LENGTH + batch * MessageType.PUSH.entryLength(valueLength, valueLength);
-            encoded = new ExpandableArrayBuffer(length);
+            encoded = Message.newBuffer(length);
             plainEncoded = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
             plainReceived = ByteBuffer.allocateDirect(length).order(ByteOrder.LITTLE_ENDIAN);
             received = new UnsafeBuffer(plainReceived);
@@ -94,12 +94,12 @@ public class MessageCodecBenchmark {
     }
 
     @Benchmark
-    public ExpandableArrayBuffer encode(Push push) {
+    public MutableDirectBuffer encode(Push push) {
         return writePush(push);
     }
 
-    private static ExpandableArrayBuffer writePush(Push push) {
-        ExpandableArrayBuffer buffer = push.encoded;
+    private static MutableDirectBuffer writePush(Push push) {
+        MutableDirectBuffer buffer = push.encoded;
         int valueLength = push.valueLength;
         Message.writeHeader(buffer, 0, MessageType.PUSH, 0, TABLE, push.batch, REQUEST_ID, ORIGIN, 0);
         int at = Message.HEADER_LENGTH;
