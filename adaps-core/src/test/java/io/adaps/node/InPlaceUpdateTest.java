@@ -40,6 +40,8 @@ class InPlaceUpdateTest {
             NodeMetrics after = node.metrics();
             assertThat(after.localPulls() - before.localPulls()).isEqualTo(2);
             assertThat(after.localPushes() - before.localPushes()).isEqualTo(2);
+            assertThat(after.staleness("users").reads() - before.staleness("users").reads()).isEqualTo(1);
+            assertThat(after.staleness("items").reads() - before.staleness("items").reads()).isEqualTo(1);
             float[] value = new float[3];
             users.pull(2, value, 0);
             assertThat(value).containsExactly(item);
@@ -59,6 +61,31 @@ class InPlaceUpdateTest {
             float[] value = new float[2];
             table.pull(1, value, 0);
             assertThat(value).containsExactly(2f, 0f);
+        }
+    }
+
+    @Test
+    void countsEachUpdateAsAReadOfEachRowInEveryPairOfTables() {
+        try (AdaPS node = AdaPS.builder().table(TableSpec.of("a", 3, 2)).table(TableSpec.of("b", 3, 2)).build()) {
+            Worker worker = node.worker();
+            TableView a = worker.table("a");
+            TableView b = worker.table("b");
+            NodeMetrics before = node.metrics();
+            int[][] pairs = {{0, 1}, {1, 0}, {0, 0}, {0, 1}, {1, 1}};
+            for (int[] pair : pairs) {
+                TableView first = pair[0] == 0 ? a : b;
+                TableView second = pair[1] == 0 ? a : b;
+                assertThat(first.updateInPlace(0, second, 2, (x, xo, y, yo) -> x[xo] += 1)).isTrue();
+            }
+            NodeMetrics after = node.metrics();
+            // a: once in each of (a, b) x2, (b, a), and twice in (a, a); b likewise with (b, b).
+            assertThat(after.staleness("a").reads() - before.staleness("a").reads()).isEqualTo(5);
+            assertThat(after.staleness("b").reads() - before.staleness("b").reads()).isEqualTo(5);
+            assertThat(after.staleness("a").maxStaleness()).isZero();
+            assertThat(after.localPulls() - before.localPulls()).isEqualTo(2L * pairs.length);
+            assertThat(after.localPushes() - before.localPushes()).isEqualTo(2L * pairs.length);
+            assertThat(after.perWorker().get(0).localAccesses() - before.perWorker().get(0).localAccesses())
+                    .isEqualTo(4L * pairs.length);
         }
     }
 }

@@ -186,7 +186,8 @@ public final class MfTrainer implements AutoCloseable {
      * ticks empty steps after its last chunk up to the epoch's steps, the clocks every worker ticks
      * per epoch ({@link #alignClocks}). At the start
      * of an epoch (or where a resumed one continues) it signals intent for its share's rows
-     * ({@link IntentSchedule#shareRows}) up to the epoch's end. Column intents go per group of
+     * ({@link IntentSchedule#shareRows}) up to the next epoch's end, so that they stay active from
+     * one epoch to the next (see {@link IntentSchedule} for why). Column intents go per group of
      * {@value IntentSchedule#CHUNKS_PER_INTENT} chunks ({@link IntentSchedule#intentEnd}): at the
      * start it signals intent for the rest of its first chunk's group; from then on, while it
      * trains the last chunk before a group, for that group: the library knows the keys ahead of
@@ -241,8 +242,9 @@ public final class MfTrainer implements AutoCloseable {
                 pool.onEveryThread(thread -> {
                     if (from == first) {
                         long clock = workers[thread].clock();
+                        // Through the next epoch, which signals them again: the rows never end in between.
                         rowViews[thread].intent(shareRows[thread], 0, shareRows[thread].length, clock,
-                                clock + steps() - from);
+                                clock + steps() - from + steps());
                     }
                     trainWithIntent(thread, schedule, scales, from, to, from == first, last, progress);
                     return 0;
