@@ -75,6 +75,26 @@ public interface TableView extends ParameterAccess {
      */
     boolean updateInPlace(long row, TableView other, long otherRow, InPlaceUpdate update);
 
+    /**
+     * {@link #updateInPlace(long, TableView, long, InPlaceUpdate)} for {@code count} pairs in one
+     * call: pair {@code i} is row {@code rows[rowsOffset + i]} of this table and row
+     * {@code otherRows[otherRowsOffset + i]} of {@code other}'s, done in order, each under the same
+     * terms as a call of its own (held here, locks free, never waiting), with {@code update} told
+     * its index {@code i}. The indexes of the pairs not done go to {@code notDone} from index 0, in
+     * order; the caller falls back to pulls and pushes for those. The checks and the counts of the
+     * call are made once, not once per pair: for kernels that step many pairs (an MF mini-batch).
+     * The staleness a pair of owned rows is counted with is the watermark as of the call's start.
+     * If {@code update} throws, the pairs before it are done and counted, and the exception
+     * propagates.
+     *
+     * @return how many pairs were not done (written to {@code notDone[0 ..]})
+     * @throws IllegalArgumentException if a range is outside its array, {@code notDone} is shorter
+     *                                  than {@code count}, a row is not in its table (then nothing is
+     *                                  done), or as the single-pair call
+     */
+    int updateInPlace(long[] rows, int rowsOffset, TableView other, long[] otherRows, int otherRowsOffset, int count,
+                      InPlacePairUpdate update, int[] notDone);
+
     /** The most samples a worker may have prepared and not pulled. */
     int MAX_PREPARED_SAMPLES = 1024;
 

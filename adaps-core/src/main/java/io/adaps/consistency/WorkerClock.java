@@ -58,8 +58,13 @@ public final class WorkerClock {
 
     /** Counts a read of {@code table} whose value reflects the clocks before {@code reflects}. Worker thread. */
     public void countRead(int table, long reflects) {
+        countReads(table, reflects, 1);
+    }
+
+    /** Counts {@code reads} reads of {@code table} whose values reflect the clocks before {@code reflects}. Worker thread. */
+    public void countReads(int table, long reflects, long reads) {
         long staleness = Math.max(0, clock - reflects);
-        reads[table][(int) Math.min(staleness, BUCKETS)]++;
+        this.reads[table][(int) Math.min(staleness, BUCKETS)] += reads;
     }
 
     /** Adds a wait for a fresh replica of {@code table}. Worker thread. */

@@ -1,5 +1,6 @@
 package io.adaps.worker;
 
+import io.adaps.api.InPlacePairUpdate;
 import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.Table;
 import io.adaps.api.TableView;
@@ -47,6 +48,13 @@ final class NodeTableView extends AbstractAccess implements TableView {
     @Override
     public boolean updateInPlace(long row, TableView other, long otherRow, InPlaceUpdate update) {
         return worker.updateInPlace(table, row, other, otherRow, update);
+    }
+
+    @Override
+    public int updateInPlace(long[] rows, int rowsOffset, TableView other, long[] otherRows, int otherRowsOffset,
+                             int count, InPlacePairUpdate update, int[] notDone) {
+        return worker.updateInPlace(table, rows, rowsOffset, other, otherRows, otherRowsOffset, count, update,
+                notDone);
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 
 import io.adaps.api.ClusterException;
+import io.adaps.api.InPlacePairUpdate;
 import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.KeyDistribution;
 import io.adaps.api.PeerFailedException;
@@ -147,6 +148,7 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     private long localSets;
     private final long[] counters = new long[COUNTERS];
     private final PreparedSamples samples = new PreparedSamples();
+    private final PairStep pairStep = new PairStep();
     /** This worker's draws; seeded by node and worker id, so runs repeat. */
     private final SplittableRandom random;
     private final BoundedWait wait;
@@ -451,13 +453,8 @@ public final class NodeWorker extends AbstractAccess implements Worker {
      */
     boolean updateInPlace(Table table, long row, TableView other, long otherRow, InPlaceUpdate update) {
         checkUsable();
-        checkNotNull(other, "other");
         checkNotNull(update, "update");
-        Table otherTable = other.table();
-        if (otherTable.id() >= views.length || views[otherTable.id()] != other) {
-            throw new IllegalArgumentException("other=" + other + " (expected a table view of worker " + id
-                    + " of node " + context.nodeId() + ")");
-        }
+        Table otherTable = ownTable(other);
         table.checkRow(row);
         otherTable.checkRow(otherRow);
         checkAdditive(table);
@@ -476,6 +473,89 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         clockCell.countRead(table.id(), reflects);
         clockCell.countRead(otherTable.id(), reflects);
         return true;
+    }
+
+    /**
+     * {@link TableView#updateInPlace(long[], int, TableView, long[], int, int, InPlacePairUpdate, int[])}:
+     * each pair as {@link #updateInPlace(Table, long, TableView, long, InPlaceUpdate)} does it, with
+     * the checks once per call, every row checked before any pair is done, and the counts once per
+     * call for the pairs that reflect the watermark read at its start (every pair of owned rows).
+     */
+    int updateInPlace(Table table, long[] rows, int rowsOffset, TableView other, long[] otherRows,
+                      int otherRowsOffset, int count, InPlacePairUpdate update, int[] notDone) {
+        checkUsable();
+        checkNotNull(rows, "rows");
+        checkNotNull(otherRows, "otherRows");
+        checkNotNull(update, "update");
+        checkNotNull(notDone, "notDone");
+        Table otherTable = ownTable(other);
+        checkRange(rowsOffset, count, rows.length, "rowsOffset", "count", "rows");
+        checkRange(otherRowsOffset, count, otherRows.length, "otherRowsOffset", "count", "otherRows");
+        if (notDone.length < count) {
+            throw new IllegalArgumentException("notDone.length=" + notDone.length + " (expected >= count=" + count
+                    + ")");
+        }
+        checkAdditive(table);
+        checkAdditive(otherTable);
+        for (int i = 0; i < count; i++) {
+            table.checkRow(rows[rowsOffset + i]);
+            otherTable.checkRow(otherRows[otherRowsOffset + i]);
+        }
+        TableStore store = stores[table.id()];
+        TableStore otherStore = stores[otherTable.id()];
+        long need = cluster ? need(table.id()) : Long.MIN_VALUE;
+        long otherNeed = cluster ? need(otherTable.id()) : Long.MIN_VALUE;
+        long watermark = cluster ? clocks.watermark() : ONE_NODE;
+        PairStep step = pairStep;
+        step.update = update;
+        int missed = 0;
+        long atWatermark = 0;
+        int i = 0;
+        try {
+            for (; i < count; i++) {
+                step.pair = i;
+                long tag = TableStore.updateHeld(store, rows[rowsOffset + i], need, otherStore,
+                        otherRows[otherRowsOffset + i], otherNeed, step);
+                if (tag == TableStore.NOT_HELD_TAG) {
+                    notDone[missed++] = i;
+                } else if (tag >= watermark) {
+                    atWatermark++;
+                } else {
+                    clockCell.countRead(table.id(), tag);
+                    clockCell.countRead(otherTable.id(), tag);
+                }
+            }
+        } finally {
+            step.update = null;
+            long done = i - missed;
+            localPulls += 2 * done;
+            localPushes += 2 * done;
+            clockCell.countReads(table.id(), watermark, atWatermark);
+            clockCell.countReads(otherTable.id(), watermark, atWatermark);
+        }
+        return missed;
+    }
+
+    /** The pair update of the current call, as the store's in-place update of one pair. */
+    private static final class PairStep implements InPlaceUpdate {
+        InPlacePairUpdate update;
+        int pair;
+
+        @Override
+        public void apply(float[] first, int firstOffset, float[] second, int secondOffset) {
+            update.apply(pair, first, firstOffset, second, secondOffset);
+        }
+    }
+
+    /** The table of {@code view}, which must be one of this worker's views. */
+    private Table ownTable(TableView view) {
+        checkNotNull(view, "other");
+        Table table = view.table();
+        if (table.id() >= views.length || views[table.id()] != view) {
+            throw new IllegalArgumentException("other=" + view + " (expected a table view of worker " + id
+                    + " of node " + context.nodeId() + ")");
+        }
+        return table;
     }
 
     /**

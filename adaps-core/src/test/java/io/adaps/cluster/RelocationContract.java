@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.InPlacePairUpdate;
 import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.NodeMetrics;
 import io.adaps.api.PeerFailedException;
@@ -119,6 +120,9 @@ public abstract class RelocationContract {
                 Arrays.fill(one, 1f);
                 float[] value = new float[valueLength];
                 long[] ids = new long[4];
+                long[] pairs = new long[2];
+                long[] others = new long[2];
+                int[] notDone = new int[2];
                 for (int op = 0; op < operations(); op++) {
                     int n = 1 + random.nextInt(4);
                     for (int i = 0; i < n; i++) {
@@ -152,9 +156,26 @@ public abstract class RelocationContract {
                             // pushes the same where either is not owned here.
                             int first = (int) ids[0];
                             int second = random.nextInt(rows);
-                            if (!table.updateInPlace(first, table, second, ADD_ONE)) {
-                                table.push(first, one, 0);
-                                table.push(second, one, 0);
+                            if (random.nextBoolean()) {
+                                if (!table.updateInPlace(first, table, second, ADD_ONE)) {
+                                    table.push(first, one, 0);
+                                    table.push(second, one, 0);
+                                }
+                            } else {
+                                // Two pairs in one call, (first, second) and (second, first): twice the
+                                // increments of a single pair (counted here and below).
+                                pairs[0] = first;
+                                pairs[1] = second;
+                                others[0] = second;
+                                others[1] = first;
+                                int missed = table.updateInPlace(pairs, 0, table, others, 0, 2, ADD_ONE_PAIR, notDone);
+                                for (int m = 0; m < missed; m++) {
+                                    table.push(pairs[notDone[m]], one, 0);
+                                    table.push(others[notDone[m]], one, 0);
+                                }
+                                pushed.addAndGet(2);
+                                ownSince[first]++;
+                                ownSince[second]++;
                             }
                             pushed.addAndGet(2);
                             ownSince[first]++;
@@ -229,6 +250,7 @@ public abstract class RelocationContract {
             b[bo + i] += 1;
         }
     };
+    private static final InPlacePairUpdate ADD_ONE_PAIR = (pair, a, ao, b, bo) -> ADD_ONE.apply(a, ao, b, bo);
 
     @Test
     void updatesInPlaceRunOnRowsOwnedHereOnly() throws Exception {
@@ -252,6 +274,14 @@ public abstract class RelocationContract {
                 assertThat(bo).isEqualTo(ao);
                 a[ao] += 5;
             })).isTrue();
+            // Several pairs in one call: those with a row at node 0 are not done, and named in order.
+            int[] pairsSeen = new int[4];
+            int[] notDone = new int[4];
+            int missed = rows.updateInPlace(new long[] {6, 1, 7, 6}, 0, cols, new long[] {2, 7, 3, 9}, 0, 4,
+                    (pair, u, uo, w, wo) -> pairsSeen[pair]++, notDone);
+            assertThat(missed).isEqualTo(3);
+            assertThat(notDone).startsWith(0, 1, 2);
+            assertThat(pairsSeen).containsExactly(0, 0, 0, 1);
             cols.localize(new long[] {2});
             assertThat(rows.updateInPlace(6, cols, 2, step)).isTrue();
             assertThat(calls[0]).isEqualTo(2);

@@ -8,6 +8,7 @@ import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.InPlacePairUpdate;
 import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.TableSpec;
 import io.adaps.api.TableView;
@@ -34,6 +35,9 @@ class AllocationFreeTest {
             };
             long[] keys = {1, 150, 99, 100};
             long[] rows = {3, 4, 5};
+            long[] otherRows = {9, 3, 9};
+            int[] notDone = new int[3];
+            InPlacePairUpdate pairStep = (pair, u, uo, w, wo) -> u[uo] += pair;
             float[] buffer = new float[8 + 16 + 8 + 16];
             Runnable calls = () -> {
                 worker.pull(keys, buffer);
@@ -42,6 +46,7 @@ class AllocationFreeTest {
                 b.pull(rows, 0, 3, buffer, 0);
                 b.push(42, buffer, 0);
                 a.updateInPlace(3, a, 9, step);
+                a.updateInPlace(rows, 0, a, otherRows, 0, 3, pairStep, notDone);
                 worker.waitFor(worker.pushAsync(keys, 1, 2, buffer, 0));
                 worker.intent(keys, worker.clock(), worker.clock() + 2);
                 worker.advanceClock();

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.InPlacePairUpdate;
 import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.Initializers;
 import io.adaps.api.TableSpec;
@@ -110,6 +111,29 @@ class ValidationTest {
                 "update=null (expected a value)");
         TableView othersItems = node.worker().table("items");
         assertRefused(() -> users.updateInPlace(0, othersItems, 0, touch), IllegalArgumentException.class,
+                "other=TableView[items, worker=1] (expected a table view of worker 0 of node 0)");
+        InPlacePairUpdate pairTouch = (pair, a, ao, b, bo) -> a[ao] += 1;
+        long[] rows = {0, 1, 2};
+        long[] itemRows = {4, 3, 2};
+        int[] notDone = new int[3];
+        // A row out of range anywhere refuses the whole call: the pairs before it are not done either.
+        assertRefused(() -> users.updateInPlace(rows, 0, items, new long[] {0, 5, 1}, 0, 3, pairTouch, notDone),
+                IllegalArgumentException.class, "row=5 (expected 0..4 in table 'items')");
+        assertRefused(() -> users.updateInPlace(new long[] {1, 10}, 0, items, itemRows, 0, 2, pairTouch, notDone),
+                IllegalArgumentException.class, "row=10 (expected 0..9 in table 'users')");
+        assertRefused(() -> users.updateInPlace(rows, 1, items, itemRows, 0, 3, pairTouch, notDone),
+                IllegalArgumentException.class, "rowsOffset=1, count=3 (expected a range within rows.length=3)");
+        assertRefused(() -> users.updateInPlace(rows, 0, items, itemRows, -1, 2, pairTouch, notDone),
+                IllegalArgumentException.class,
+                "otherRowsOffset=-1, count=2 (expected a range within otherRows.length=3)");
+        assertRefused(() -> users.updateInPlace(rows, 0, items, itemRows, 0, 3, pairTouch, new int[2]),
+                IllegalArgumentException.class, "notDone.length=2 (expected >= count=3)");
+        assertRefused(() -> users.updateInPlace(null, 0, items, itemRows, 0, 3, pairTouch, notDone),
+                NullPointerException.class, "rows=null (expected a value)");
+        assertRefused(() -> users.updateInPlace(rows, 0, items, itemRows, 0, 3, null, notDone),
+                NullPointerException.class, "update=null (expected a value)");
+        assertRefused(() -> users.updateInPlace(rows, 0, othersItems, itemRows, 0, 3, pairTouch, notDone),
+                IllegalArgumentException.class,
                 "other=TableView[items, worker=1] (expected a table view of worker 0 of node 0)");
         try (AdaPS adagrad = AdaPS.builder().table(TableSpec.of("plain", 2, 2))
                 .table(TableSpec.of("steps", 2, 2).withUpdateRule(UpdateRules.adagrad(0.1f, 1e-6f))).build()) {

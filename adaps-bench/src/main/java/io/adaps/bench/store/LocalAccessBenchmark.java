@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.adaps.api.AdaPS;
+import io.adaps.api.InPlacePairUpdate;
 import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.Initializers;
 import io.adaps.api.TableSpec;
@@ -27,8 +28,8 @@ import io.adaps.api.Worker;
 /**
  * Local pull and push through a {@link Worker}, against the same copies on a plain
  * {@code float[][]} with no library, locks or checks: the physical limit of this machine. Also an
- * update of pairs of rows in place ({@link TableView#updateInPlace}, adding a constant to both),
- * against the same additions on the plain arrays.
+ * update of pairs of rows in place ({@link TableView#updateInPlace}, adding a constant to both), one
+ * call per pair and one call for the batch's pairs, against the same additions on the plain arrays.
  *
  * <p>Each operation is one batch of {@code batch} random keys (uniform over the table); report
  * values per second as operations per second times {@code batch}. Run with {@code -t 1} and
@@ -84,7 +85,12 @@ public class LocalAccessBenchmark {
         TableView view;
         /** Adds {@link #STEP} to every component of both rows, as {@link #plainUpdateInPlace} does. */
         InPlaceUpdate addStep;
+        /** The same, as the update of a call of many pairs. */
+        InPlacePairUpdate addPairStep;
         long[] keys;
+        /** At each index, the key paired with the key there ({@link #partner}). */
+        long[] partnerKeys;
+        int[] notDone;
         float[] buffer;
         int cursor;
 
@@ -99,12 +105,19 @@ public class LocalAccessBenchmark {
                     second[secondOffset + j] += STEP;
                 }
             };
+            addPairStep = (pair, first, firstOffset, second, secondOffset) ->
+                    addStep.apply(first, firstOffset, second, secondOffset);
+            notDone = new int[batch];
             buffer = new float[batch * parameters.valueLength];
             java.util.Arrays.fill(buffer, 1e-3f);
             SplittableRandom random = new SplittableRandom(Thread.currentThread().getId());
             keys = new long[KEY_SEQUENCE];
             for (int i = 0; i < keys.length; i++) {
                 keys[i] = random.nextInt(ROWS);
+            }
+            partnerKeys = new long[KEY_SEQUENCE];
+            for (int i = 0; i < keys.length; i++) {
+                partnerKeys[i] = keys[partner(i)];
             }
         }
 
@@ -144,6 +157,14 @@ public class LocalAccessBenchmark {
             done += view.updateInPlace(keys[offset + i], view, keys[partner(offset + i)], caller.addStep) ? 1 : 0;
         }
         return done;
+    }
+
+    /** The same pairs as {@link #updateInPlace}, in one call. */
+    @Benchmark
+    public int updateInPlacePairs(Caller caller) {
+        int offset = caller.nextBatch();
+        return caller.batch - caller.view.updateInPlace(caller.keys, offset, caller.view, caller.partnerKeys, offset,
+                caller.batch, caller.addPairStep, caller.notDone);
     }
 
     @Benchmark

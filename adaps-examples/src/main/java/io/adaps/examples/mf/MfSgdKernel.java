@@ -4,7 +4,7 @@ import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 import static io.adaps.examples.Checks.checkPositiveFinite;
 
-import io.adaps.api.InPlaceUpdate;
+import io.adaps.api.InPlacePairUpdate;
 import io.adaps.api.TableView;
 import io.adaps.api.Worker;
 import io.adaps.examples.Checks;
@@ -20,7 +20,8 @@ import io.adaps.examples.FloatVectors;
  * old values.
  *
  * <p>An entry whose row and column this node holds (owns, or has a fetched replica of) is stepped
- * where the node stores them ({@link TableView#updateInPlace}): Hogwild as on plain arrays, except
+ * where the node stores them ({@link TableView#updateInPlace}, one call for the batch's entries
+ * tried in place): Hogwild as on plain arrays, except
  * that each step holds the two rows' locks, so concurrent steps and pushes add up instead of
  * overwriting each other, and a replica's change goes to its owner with the next synchronization.
  * On a single node with one thread that is every entry. The entries of a batch that are not all
@@ -51,6 +52,13 @@ public final class MfSgdKernel {
     private final RowBatch colBatch;
     /** Entries of the current batch that were not stepped in place, by index. */
     private final int[] copies;
+    /** The current batch's entries tried in place, by index, with their rows and columns. */
+    private final int[] pairEntries;
+    private final long[] pairRows;
+    private final long[] pairCols;
+    /** Of those, the pairs not done (indexes into them); and the entries that go to the copies at once. */
+    private final int[] notDone;
+    private final int[] repeated;
     private final InPlaceStep inPlace = new InPlaceStep();
     private final int batchSize;
     private final int rank;
@@ -82,6 +90,11 @@ public final class MfSgdKernel {
         this.repeatedRate = (float) (learningRate * batchSize * StepScales.REFERENCE_SHARE / 2);
         this.worker = worker;
         this.copies = new int[batchSize];
+        this.pairEntries = new int[batchSize];
+        this.pairRows = new long[batchSize];
+        this.pairCols = new long[batchSize];
+        this.notDone = new int[batchSize];
+        this.repeated = new int[batchSize];
         this.rowBatch = new RowBatch(rowFactors, (int) Math.min(batchSize, rowFactors.table().rows()));
         this.colBatch = new RowBatch(colFactors, (int) Math.min(batchSize, colFactors.table().rows()));
     }
@@ -108,27 +121,52 @@ public final class MfSgdKernel {
         int[] rows = data.rows();
         int[] cols = data.cols();
         float[] values = data.values();
+        inPlace.entries(rows, cols, values, scales, damps);
         double sum = 0;
         for (int start = from; start < to; start += batchSize) {
             int end = Math.min(to, start + batchSize);
-            int copied = 0;
+            int pairs = 0;
+            int repeatedCount = 0;
             for (int i = start; i < end; i++) {
-                inPlace.value = values[i];
-                inPlace.rowRate = rowRate(scales, damps, rows[i]);
-                inPlace.colRate = colRate(scales, damps, cols[i]);
-                boolean repeated = damps && inPlace.rowRate <= repeatedRate && inPlace.colRate <= repeatedRate;
-                if (!repeated && rowFactors.updateInPlace(rows[i], colFactors, cols[i], inPlace)) {
-                    sum += inPlace.squaredError;
+                if (damps && rowRate(scales, true, rows[i]) <= repeatedRate
+                        && colRate(scales, true, cols[i]) <= repeatedRate) {
+                    repeated[repeatedCount++] = i;
                 } else {
-                    copies[copied++] = i;
+                    pairEntries[pairs] = i;
+                    pairRows[pairs] = rows[i];
+                    pairCols[pairs] = cols[i];
+                    pairs++;
                 }
             }
+            inPlace.sum = sum;
+            int missed = pairs == 0 ? 0
+                    : rowFactors.updateInPlace(pairRows, 0, colFactors, pairCols, 0, pairs, inPlace, notDone);
+            sum = inPlace.sum;
+            int copied = mergeCopies(repeatedCount, missed);
             if (copied > 0) {
                 sum += trainOnCopies(rows, cols, values, copied, damps, scales);
             }
         }
         worker.waitAll();
         return sum;
+    }
+
+    /**
+     * Puts in {@link #copies}, in order, the entries {@link #repeated}{@code [0 .. repeatedCount)}
+     * and those of the pairs {@link #notDone}{@code [0 .. missed)}; returns their number.
+     */
+    private int mergeCopies(int repeatedCount, int missed) {
+        int copied = 0;
+        int r = 0;
+        int m = 0;
+        while (r < repeatedCount || m < missed) {
+            if (m == missed || r < repeatedCount && repeated[r] < pairEntries[notDone[m]]) {
+                copies[copied++] = repeated[r++];
+            } else {
+                copies[copied++] = pairEntries[notDone[m++]];
+            }
+        }
+        return copied;
     }
 
     /** The step size of row {@code row}: the learning rate, times its scale if {@code scales} {@code damps}. */
@@ -235,17 +273,32 @@ public final class MfSgdKernel {
         return error * error;
     }
 
-    /** The step of one entry on its row and column where the node stores them; its inputs are set before each use. */
-    private final class InPlaceStep implements InPlaceUpdate {
-        float value;
-        float rowRate;
-        float colRate;
-        /** What the last step returned. */
-        float squaredError;
+    /**
+     * The step of the batch's pair {@code pair} ({@link #pairEntries}) on its row and column where the
+     * node stores them, adding its squared error to {@link #sum}.
+     */
+    private final class InPlaceStep implements InPlacePairUpdate {
+        private int[] rows;
+        private int[] cols;
+        private float[] values;
+        private StepScales scales;
+        private boolean damps;
+        double sum;
+
+        /** The entries that {@link #pairEntries} index. */
+        void entries(int[] rows, int[] cols, float[] values, StepScales scales, boolean damps) {
+            this.rows = rows;
+            this.cols = cols;
+            this.values = values;
+            this.scales = scales;
+            this.damps = damps;
+        }
 
         @Override
-        public void apply(float[] u, int uo, float[] w, int wo) {
-            squaredError = step(u, uo, w, wo, value, rowRate, colRate);
+        public void apply(int pair, float[] u, int uo, float[] w, int wo) {
+            int entry = pairEntries[pair];
+            sum += step(u, uo, w, wo, values[entry], rowRate(scales, damps, rows[entry]),
+                    colRate(scales, damps, cols[entry]));
         }
     }
 
