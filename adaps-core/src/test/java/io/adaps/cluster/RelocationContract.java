@@ -156,14 +156,14 @@ public abstract class RelocationContract {
                             // pushes the same where either is not owned here.
                             int first = (int) ids[0];
                             int second = random.nextInt(rows);
-                            if (random.nextBoolean()) {
+                            // One pair in a call of its own, or (first, second) and (second, first) in one call.
+                            int times = 1 + random.nextInt(2);
+                            if (times == 1) {
                                 if (!table.updateInPlace(first, table, second, ADD_ONE)) {
                                     table.push(first, one, 0);
                                     table.push(second, one, 0);
                                 }
                             } else {
-                                // Two pairs in one call, (first, second) and (second, first): twice the
-                                // increments of a single pair (counted here and below).
                                 pairs[0] = first;
                                 pairs[1] = second;
                                 others[0] = second;
@@ -173,13 +173,10 @@ public abstract class RelocationContract {
                                     table.push(pairs[notDone[m]], one, 0);
                                     table.push(others[notDone[m]], one, 0);
                                 }
-                                pushed.addAndGet(2);
-                                ownSince[first]++;
-                                ownSince[second]++;
                             }
-                            pushed.addAndGet(2);
-                            ownSince[first]++;
-                            ownSince[second]++;
+                            pushed.addAndGet(2L * times);
+                            ownSince[first] += times;
+                            ownSince[second] += times;
                         }
                     }
                 }

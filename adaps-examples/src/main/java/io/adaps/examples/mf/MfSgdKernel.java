@@ -128,8 +128,8 @@ public final class MfSgdKernel {
             int pairs = 0;
             int repeatedCount = 0;
             for (int i = start; i < end; i++) {
-                if (damps && rowRate(scales, true, rows[i]) <= repeatedRate
-                        && colRate(scales, true, cols[i]) <= repeatedRate) {
+                if (damps && rowRate(scales, damps, rows[i]) <= repeatedRate
+                        && colRate(scales, damps, cols[i]) <= repeatedRate) {
                     repeated[repeatedCount++] = i;
                 } else {
                     pairEntries[pairs] = i;
