@@ -421,21 +421,8 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         Requester remote = requester();
         remote.begin(op);
         InFlightPushes inFlight = op == Operation.PUSH ? services.inFlight() : null;
-        int position = bufferOffset;
-        int local = 0;
-        for (int i = idOffset; i < idOffset + idCount; i++) {
-            Table idTable = table != null ? table : keys.tableOf(ids[i]);
-            long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
-            TableStore store = stores[idTable.id()];
-            if ((op == Operation.PULL ? pullHere(store, idTable.id(), row, buffer, position)
-                    : run(op, store, row, buffer, position))
-                    || (inFlight != null && pushCountedOrLocally(inFlight, idTable, row, buffer, position))) {
-                local++;
-            } else {
-                remote.add(remote.route(idTable, row), idTable, row, buffer, position);
-            }
-            position += idTable.valueLength();
-        }
+        int local = op == Operation.PULL ? pullRows(table, ids, idOffset, idCount, buffer, bufferOffset, remote)
+                : writeRows(op, table, ids, idOffset, idCount, buffer, bufferOffset, remote, inFlight);
         count(op, local);
         countRead(op, table, ids, idOffset, idCount, watermark);
         if (remote.hasRows()) {
@@ -443,6 +430,52 @@ public final class NodeWorker extends AbstractAccess implements Worker {
             remote.send(ticket, buffer, inFlight);
         }
         return ticket;
+    }
+
+    /**
+     * {@link #execute}'s loop for a PULL: reads each row held here into {@code buffer}, adds the
+     * others to {@code remote}; returns how many were read here. Pulls and writes have a loop each,
+     * which the JIT compiles with the profile of its operation alone: one loop for both was
+     * compiled with the pulls of an evaluation, then thrown away and compiled again as the
+     * training's pushes came.
+     */
+    private int pullRows(Table table, long[] ids, int idOffset, int idCount, float[] buffer, int position,
+                         Requester remote) {
+        int local = 0;
+        for (int i = idOffset; i < idOffset + idCount; i++) {
+            Table idTable = table != null ? table : keys.tableOf(ids[i]);
+            long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
+            if (pullHere(stores[idTable.id()], idTable.id(), row, buffer, position)) {
+                local++;
+            } else {
+                remote.add(remote.route(idTable, row), idTable, row, buffer, position);
+            }
+            position += idTable.valueLength();
+        }
+        return local;
+    }
+
+    /**
+     * {@link #execute}'s loop for a PUSH or SET ({@link #pullRows}): applies each row held here,
+     * or counted in {@code inFlight} (pushes), adds the others to {@code remote}; returns how many
+     * were applied here.
+     */
+    private int writeRows(Operation op, Table table, long[] ids, int idOffset, int idCount, float[] buffer,
+                          int position, Requester remote, InFlightPushes inFlight) {
+        int local = 0;
+        for (int i = idOffset; i < idOffset + idCount; i++) {
+            Table idTable = table != null ? table : keys.tableOf(ids[i]);
+            long row = table != null ? ids[i] : ids[i] - idTable.firstKey();
+            TableStore store = stores[idTable.id()];
+            if ((op == Operation.PUSH ? store.push(row, buffer, position) : store.set(row, buffer, position))
+                    || (inFlight != null && pushCountedOrLocally(inFlight, idTable, row, buffer, position))) {
+                local++;
+            } else {
+                remote.add(remote.route(idTable, row), idTable, row, buffer, position);
+            }
+            position += idTable.valueLength();
+        }
+        return local;
     }
 
     /**
