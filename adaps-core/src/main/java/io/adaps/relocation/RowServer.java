@@ -93,7 +93,8 @@ public final class RowServer {
 
     private static void servePulls(Message request, Table table, TableStore store, int entryLength, float[] answer,
                                    MessageBatcher out, IntArrayList missing) {
-        boolean continuing = false; // after the first answer, the next ones continue its message (MessageBatcher.append)
+        // After the first answer, the next ones continue its message (MessageBatcher.append).
+        boolean continuing = false;
         for (int i = 0; i < request.count(); i++) {
             int at = request.entry(i, entryLength);
             if (store.pullOwned(request.rowAt(at), answer, 0)) {

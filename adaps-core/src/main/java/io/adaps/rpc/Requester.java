@@ -456,7 +456,8 @@ public final class Requester implements LocalizeSink {
     private static void readUnchanged(RemoteCall call, int first, Message answer, int entryLength) {
         for (int i = 0; i < answer.count(); i++) {
             int entry = answer.entry(i, entryLength);
-            call.versions[first + answer.intAt(entry)] = RemoteCall.UNCHANGED | answer.versionAt(entry + Message.INDEX_LENGTH);
+            long version = answer.versionAt(entry + Message.INDEX_LENGTH);
+            call.versions[first + answer.intAt(entry)] = RemoteCall.UNCHANGED | version;
         }
     }
 
