@@ -21,7 +21,10 @@ import java.util.Locale;
  *       adds up the nodes' updates; make a clock a small part of an epoch (the examples tick at
  *       least 4 times per epoch), or replicas trained a long way apart may overshoot together.</li>
  *   <li>{@link #bsp()}: {@code ssp(0)}, bulk synchronous: a read at clock {@code c} reflects every
- *       update of every earlier clock.</li>
+ *       update of every earlier clock. Replicas are also refreshed within a clock, by rounds paced
+ *       to a share of the manager thread; on a cluster with several nodes per processor those come
+ *       rarely, and SGD may overshoot on the hottest parameters, which every node steps from the
+ *       same clock's values (the {@code mf} example on 6 nodes sharing 2 processors).</li>
  *   <li>{@link #asp()}: asynchronous, no bound (the default): reads see updates whenever they
  *       arrive, and nobody waits.</li>
  * </ul>

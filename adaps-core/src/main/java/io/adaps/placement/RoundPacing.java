@@ -38,4 +38,13 @@ final class RoundPacing {
     void ran(long end, long duration) {
         next = end + Math.max(minIntervalNanos, (long) (duration * (1 - share) / share));
     }
+
+    /**
+     * A round that a waiting worker asked for ended at {@code end}: it had to run whatever it
+     * took, so it keeps the next paced round only the minimum interval away (or where the rounds
+     * before put it, if that is later).
+     */
+    void ranOnRequest(long end) {
+        next = Math.max(next, end + minIntervalNanos);
+    }
 }

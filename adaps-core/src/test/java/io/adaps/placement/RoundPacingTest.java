@@ -35,6 +35,18 @@ class RoundPacingTest {
     }
 
     @Test
+    void issue13_aRoundAWorkerAskedForKeepsTheNextPacedOneOnlyTheMinimumIntervalAway() {
+        RoundPacing pacing = new RoundPacing(0.25, 1_000);
+        pacing.ranOnRequest(50_000); // however long it took: a bsp clock's first round waits for the whole cluster
+        assertThat(pacing.due(50_999)).isFalse();
+        assertThat(pacing.due(51_000)).isTrue();
+
+        pacing.ran(60_000, 40_000); // a paced round: the next waits its share, 120 us
+        pacing.ranOnRequest(70_000);
+        assertThat(pacing.untilDue(70_000)).isEqualTo(110_000);
+    }
+
+    @Test
     void aShareOutsideZeroToOneIsRefused() {
         assertThatThrownBy(() -> new RoundPacing(0, 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("share=0.0 (expected 0 < share <= 1)");
