@@ -171,7 +171,7 @@ public final class ConsistencyComparison implements Callable<Integer> {
                 table.append(String.format("| %s | %s | | | | |%n", run.config().configuration(), run.failure()));
                 continue;
             }
-            OptionalDouble seconds = median(run);
+            OptionalDouble seconds = run.medianEpochSeconds();
             StringBuilder perEpoch = new StringBuilder();
             for (EpochResult result : run.results()) {
                 perEpoch.append(perEpoch.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.4f",
@@ -183,16 +183,6 @@ public final class ConsistencyComparison implements Callable<Integer> {
                     perEpoch, staleness.get(i)));
         }
         return table.toString();
-    }
-
-    private static OptionalDouble median(RunOutcome run) {
-        double[] seconds = run.results().stream().filter(r -> r.epoch() >= run.firstTimedEpoch())
-                .mapToDouble(EpochResult::seconds).sorted().toArray();
-        if (seconds.length == 0) {
-            return OptionalDouble.empty();
-        }
-        int mid = seconds.length / 2;
-        return OptionalDouble.of(seconds.length % 2 == 1 ? seconds[mid] : (seconds[mid - 1] + seconds[mid]) / 2);
     }
 
     /** Node 0's {@code STALENESS} lines of the model's tables, e.g. {@code cols 0.27 / 1 / 1, 2.1 + 0.3}. */

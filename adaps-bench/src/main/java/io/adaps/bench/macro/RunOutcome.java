@@ -3,6 +3,7 @@ package io.adaps.bench.macro;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.stream.DoubleStream;
 
 /**
  * How one run of the comparison ended: its configuration, its exit code (or that it timed out, or
@@ -88,8 +89,26 @@ record RunOutcome(RunConfig config, int epochs, int exitCode, boolean timedOut, 
 
     /** The mean epoch time over epochs {@link #firstTimedEpoch()} and later; empty if there are none. */
     OptionalDouble meanEpochSeconds() {
+        return timedSeconds().average();
+    }
+
+    /**
+     * The median epoch time over epochs {@link #firstTimedEpoch()} and later (the mean of the middle
+     * two for an even count); empty if there are none. Unlike the mean, it leaves out the warm-up
+     * that the first timed epochs may still carry (the JIT's late compilations).
+     */
+    OptionalDouble medianEpochSeconds() {
+        double[] seconds = timedSeconds().sorted().toArray();
+        if (seconds.length == 0) {
+            return OptionalDouble.empty();
+        }
+        int mid = seconds.length / 2;
+        return OptionalDouble.of(seconds.length % 2 == 1 ? seconds[mid] : (seconds[mid - 1] + seconds[mid]) / 2);
+    }
+
+    private DoubleStream timedSeconds() {
         int first = firstTimedEpoch();
-        return results.stream().filter(result -> result.epoch() >= first).mapToDouble(EpochResult::seconds).average();
+        return results.stream().filter(result -> result.epoch() >= first).mapToDouble(EpochResult::seconds);
     }
 
     /** Where {@code node}'s processor time went in epochs {@link #firstTimedEpoch()} to the last, if it printed that. */

@@ -55,8 +55,10 @@ record ScalingReport(ReportSubject subject, int epochs, int repeats, int process
                 + epochs + " epoch(s) per run, "
                 + (repeats == 1 ? "one run per configuration" : repeats + " runs per configuration (taken in turns)")
                 + ", one run after the other. **Speed-up** = the single node's mean epoch time over the row's, " + timed
-                + ": 1.00x means adding nodes (and their processors) gained nothing, Nx on N nodes is linear. First "
-                + "epoch: its time over that mean (it includes the JIT's warm-up and the first placements). Quality: "
+                + ": 1.00x means adding nodes (and their processors) gained nothing, Nx on N nodes is linear; by "
+                + "medians: the same with the median epoch times over those epochs, which leave out the warm-up "
+                + "(the JIT's late compilations) that the first of them may still carry and the mean counts. First "
+                + "epoch: its time over the mean (it includes the JIT's warm-up and the first placements). Quality: "
                 + "after epoch E = " + epochs + " (losses: lower is better), and how far from the single node's. MiB: "
                 + "sent by node 0 per epoch, " + timed + ", evaluations included; bytes per entry: those bytes over "
                 + "node 0's share of the epochs' training entries (the cluster's over the nodes). Whole run: the "

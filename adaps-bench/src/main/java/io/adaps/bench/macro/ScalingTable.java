@@ -12,7 +12,9 @@ import java.util.OptionalDouble;
 /**
  * The Markdown table of how one workload scales: one row per configuration on each node count,
  * the single node first, with the speed-up over the single node ({@link SpeedUp#of}: its mean
- * epoch time over the row's), the first epoch's time over that mean (the JIT's warm-up and the
+ * epoch time over the row's), the median epoch time and the speed-up by medians
+ * ({@link SpeedUp#ofMedians}; the median leaves out the warm-up that the first timed epochs still
+ * carry, which the mean counts), the first epoch's time over that mean (the JIT's warm-up and the
  * placement's first moves, which the mean leaves out), the quality after the last epoch and how
  * far it is from the single node's, and what node 0 sent in the timed epochs
  * ({@link RunOutcome#firstTimedEpoch()} to the last): MiB per epoch, and bytes per training entry
@@ -40,11 +42,11 @@ final class ScalingTable {
     static String markdown(Workload workload, List<RepeatedRuns> repeated, Optional<RunOutcome> baseline) {
         boolean spread = RepeatedRuns.anyRepeated(repeated);
         StringBuilder table = new StringBuilder("| configuration | mean epoch time (s) | speed-up over 1 node "
-                + "| first epoch over the mean | ")
+                + "| median epoch time (s) | speed-up by medians | first epoch over the mean | ")
                 .append(workload.qualityLabel()).append(" after E | vs. 1 node | MiB sent per epoch (node 0) "
                         + "| bytes sent per entry (node 0) | whole run (s), speed-up |")
                 .append(spread ? " range over the runs |" : "")
-                .append("\n|---").append("|---:".repeat(8)).append(spread ? "|---" : "").append("|\n");
+                .append("\n|---").append("|---:".repeat(10)).append(spread ? "|---" : "").append("|\n");
         Optional<RunOutcome> reference = baseline.filter(run -> run.failure() == null);
         for (RepeatedRuns group : repeated) {
             RunOutcome run = group.representative();
@@ -52,12 +54,16 @@ final class ScalingTable {
             table.append("| ").append(run.config().configuration()).append(" | ");
             String failure = run.failure();
             if (failure != null) {
-                table.append(failure).append((" | " + NONE).repeat(7)).append(" |").append(rangeCell).append('\n');
+                table.append(failure).append((" | " + NONE).repeat(9)).append(" |").append(rangeCell).append('\n');
                 continue;
             }
             OptionalDouble mean = run.meanEpochSeconds();
             OptionalDouble speedUp = reference.map(ref -> SpeedUp.of(run, ref)).orElse(OptionalDouble.empty());
+            OptionalDouble medianSpeedUp = reference.map(ref -> SpeedUp.ofMedians(run, ref))
+                    .orElse(OptionalDouble.empty());
             table.append(cell(mean, "%.2f")).append(" | ").append(cell(speedUp, "%.2fx")).append(" | ")
+                    .append(cell(run.medianEpochSeconds(), "%.2f")).append(" | ").append(cell(medianSpeedUp, "%.2fx"))
+                    .append(" | ")
                     .append(cell(firstOverMean(run), "%.2fx")).append(" | ")
                     .append(quality(run)).append(" | ")
                     .append(cell(reference.map(ref -> relativeQuality(run, ref)).orElse(OptionalDouble.empty()),

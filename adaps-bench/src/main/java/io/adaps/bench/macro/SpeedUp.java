@@ -31,12 +31,19 @@ final class SpeedUp {
      * epoch time over the run's); empty if either has no positive mean epoch time.
      */
     static OptionalDouble of(RunOutcome run, RunOutcome reference) {
-        OptionalDouble mean = run.meanEpochSeconds();
-        OptionalDouble referenceMean = reference.meanEpochSeconds();
-        if (mean.isEmpty() || referenceMean.isEmpty() || mean.getAsDouble() <= 0 || referenceMean.getAsDouble() <= 0) {
+        return ratio(reference.meanEpochSeconds(), run.meanEpochSeconds());
+    }
+
+    /** {@link #of} by median epoch times ({@link RunOutcome#medianEpochSeconds}). */
+    static OptionalDouble ofMedians(RunOutcome run, RunOutcome reference) {
+        return ratio(reference.medianEpochSeconds(), run.medianEpochSeconds());
+    }
+
+    private static OptionalDouble ratio(OptionalDouble reference, OptionalDouble run) {
+        if (run.isEmpty() || reference.isEmpty() || run.getAsDouble() <= 0 || reference.getAsDouble() <= 0) {
             return OptionalDouble.empty();
         }
-        return OptionalDouble.of(referenceMean.getAsDouble() / mean.getAsDouble());
+        return OptionalDouble.of(reference.getAsDouble() / run.getAsDouble());
     }
 
     /** The label of the reference configuration of {@code workload}: {@code STATIC} or {@code STATIC+NAIVE}. */

@@ -16,6 +16,13 @@ class RunOutcomeTest {
     }
 
     @Test
+    void theMedianEpochTimeLeavesOutTheFirstEpochAndTakesTheMiddleTwosMeanForAnEvenCount() {
+        assertThat(Runs.mf(2, 1, STATIC, 9, 5, 1, 2).medianEpochSeconds()).hasValue(2.0);
+        assertThat(Runs.mf(2, 1, STATIC, 9, 5, 1, 2, 4).medianEpochSeconds()).hasValue(3.0);
+        assertThat(Runs.mf(2, 1, STATIC, 9).medianEpochSeconds()).hasValue(9.0);
+    }
+
+    @Test
     void aSuccessfulRunReportsItsLastEpochsQuality() {
         RunOutcome run = Runs.mf(2, 1, STATIC, 9, 2, 4);
         assertThat(run.failure()).isNull();

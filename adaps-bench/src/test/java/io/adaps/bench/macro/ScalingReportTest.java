@@ -27,14 +27,18 @@ class ScalingReportTest {
                         + "single node on one processor with 1 training thread(s) like each node of a cluster; 3 "
                         + "epoch(s) per run, one run per configuration, one run after the other. **Speed-up** = the "
                         + "single node's mean epoch time over the row's, epochs 2..3: 1.00x means adding nodes (and "
-                        + "their processors) gained nothing, Nx on N nodes is linear. First epoch: its time over that "
-                        + "mean (it includes the JIT's warm-up and the first placements). ")
+                        + "their processors) gained nothing, Nx on N nodes is linear; by medians: the same with the "
+                        + "median epoch times over those epochs, which leave out the warm-up (the JIT's late "
+                        + "compilations) that the first of them may still carry and the mean counts. First epoch: its "
+                        + "time over the mean (it includes the JIT's warm-up and the first placements). ")
                 .contains("MiB: sent by node 0 per epoch, epochs 2..3, evaluations included")
                 .contains("\n\nFurther flags: `--entries=200000`.\n\n| configuration | mean epoch time (s) | speed-up "
                         + "over 1 node |")
                 .contains("Whole run: the launch command's wall time from start to exit")
-                .contains("| 1 x 1, single node | 4.00 | 1.00x | 2.25x | 0.1667 | +0.0% | 3.0 | 3.0 | 19.0 (1.00x) |\n"
-                        + "| 2 x 1, ADAPTIVE | 2.00 | 2.00x | 4.50x | 0.1667 | +0.0% | 3.0 | 6.0 | 15.0 (1.27x) |\n"
+                .contains("| 1 x 1, single node | 4.00 | 1.00x | 4.00 | 1.00x | 2.25x | 0.1667 | +0.0% | 3.0 | 3.0 "
+                        + "| 19.0 (1.00x) |\n"
+                        + "| 2 x 1, ADAPTIVE | 2.00 | 2.00x | 2.00 | 2.00x | 4.50x | 0.1667 | +0.0% | 3.0 | 6.0 "
+                        + "| 15.0 (1.27x) |\n"
                         + "\n#### mf: where each node's core goes\n\nPer node and epoch, epochs 2..3, in seconds: ")
                 .endsWith("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
                         + "| 1 x 1, single node | 0 | 4.00 | 3.80 | 0.00 | 0.00 | 0.10 | 0.05 | 0.05 | 0.00 |\n"
@@ -57,9 +61,9 @@ class ScalingReportTest {
                 .contains("the single node on one processor with 2 training thread(s), 1 on each node of a cluster; ")
                 .contains("the single node's mean epoch time over the row's, epoch 2: ")
                 .contains(" Each configuration by its run with the median epoch time.")
-                .contains("| 1 x 1, single node (NAIVE) | 6.00 | 1.00x | 1.50x | 0.2500 | +0.0% | 3.0 | 3.0 | 17.0 (1.00x) | 6.00–8.00 s, "
+                .contains("| 1 x 1, single node (NAIVE) | 6.00 | 1.00x | 6.00 | 1.00x | 1.50x | 0.2500 | +0.0% | 3.0 | 3.0 | 17.0 (1.00x) | 6.00–8.00 s, "
                         + "heldout 0.2500–0.2500 |\n"
-                        + "| 4 x 1, STATIC+NAIVE | 2.00 | 3.00x | 4.50x |")
+                        + "| 4 x 1, STATIC+NAIVE | 2.00 | 3.00x | 2.00 | 3.00x | 4.50x |")
                 .doesNotContain("Further flags");
     }
 }

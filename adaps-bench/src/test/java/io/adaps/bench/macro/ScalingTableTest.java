@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
  */
 class ScalingTableTest {
     private static final String HEADER = "| configuration | mean epoch time (s) | speed-up over 1 node "
-            + "| first epoch over the mean | test RMSE after E "
+            + "| median epoch time (s) | speed-up by medians | first epoch over the mean | test RMSE after E "
             + "| vs. 1 node | MiB sent per epoch (node 0) | bytes sent per entry (node 0) | whole run (s), speed-up |\n"
-            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
 
     @Test
     void rowsCompareEveryNodeCountWithTheSingleNodeOnOneCore() {
@@ -32,19 +32,26 @@ class ScalingTableTest {
                 Runs.mf(4, 1, ADAPTIVE, 9, 1, 1),
                 worse));
         assertThat(table).isEqualTo(HEADER
-                + "| 1 x 1, single node | 4.00 | 1.00x | 2.25x | 0.1667 | +0.0% | 3.0 | 3.0 | 19.0 (1.00x) |\n"
-                + "| 2 x 1, STATIC | 8.00 | 0.50x | 1.13x | 0.1667 | +0.0% | 3.0 | 6.0 | 27.0 (0.70x) |\n"
-                + "| 2 x 1, ADAPTIVE | 2.00 | 2.00x | 4.50x | 0.1667 | +0.0% | 3.0 | 6.0 | 15.0 (1.27x) |\n"
-                + "| 4 x 1, ADAPTIVE | 1.00 | 4.00x | 9.00x | 0.1667 | +0.0% | 3.0 | 12.0 | 13.0 (1.46x) |\n"
-                + "| 4 x 1, RELOCATION_ONLY | 2.00 | 2.00x | 1.50x | 0.1733 | +4.0% | 3.0 | 12.0 | 9.0 (2.11x) |\n");
+                + "| 1 x 1, single node | 4.00 | 1.00x | 4.00 | 1.00x | 2.25x | 0.1667 | +0.0% | 3.0 | 3.0 | 19.0 (1.00x) |\n"
+                + "| 2 x 1, STATIC | 8.00 | 0.50x | 8.00 | 0.50x | 1.13x | 0.1667 | +0.0% | 3.0 | 6.0 | 27.0 (0.70x) |\n"
+                + "| 2 x 1, ADAPTIVE | 2.00 | 2.00x | 2.00 | 2.00x | 4.50x | 0.1667 | +0.0% | 3.0 | 6.0 | 15.0 (1.27x) |\n"
+                + "| 4 x 1, ADAPTIVE | 1.00 | 4.00x | 1.00 | 4.00x | 9.00x | 0.1667 | +0.0% | 3.0 | 12.0 | 13.0 (1.46x) |\n"
+                + "| 4 x 1, RELOCATION_ONLY | 2.00 | 2.00x | 2.00 | 2.00x | 1.50x | 0.1733 | +4.0% | 3.0 | 12.0 | 9.0 (2.11x) |\n");
     }
 
     @Test
     void aSingleEpochCountsItselfFromTheStart() {
         RunOutcome baseline = Runs.mf(1, 1, null, 6);
         assertThat(table(baseline, List.of(baseline, Runs.mf(2, 1, STATIC, 2)))).isEqualTo(HEADER
-                + "| 1 x 1, single node | 6.00 | 1.00x | – | 0.5000 | +0.0% | 3.0 | 3.0 | 8.0 (1.00x) |\n"
-                + "| 2 x 1, STATIC | 2.00 | 3.00x | – | 0.5000 | +0.0% | 3.0 | 6.0 | 4.0 (2.00x) |\n");
+                + "| 1 x 1, single node | 6.00 | 1.00x | 6.00 | 1.00x | – | 0.5000 | +0.0% | 3.0 | 3.0 | 8.0 (1.00x) |\n"
+                + "| 2 x 1, STATIC | 2.00 | 3.00x | 2.00 | 3.00x | – | 0.5000 | +0.0% | 3.0 | 6.0 | 4.0 (2.00x) |\n");
+    }
+
+    @Test
+    void theMedianLeavesOutTheWarmUpOfTheFirstTimedEpochsThatTheMeanCounts() {
+        RunOutcome baseline = Runs.mf(1, 1, null, 9, 4, 4, 4);
+        assertThat(table(baseline, List.of(baseline, Runs.mf(2, 1, ADAPTIVE, 9, 4, 1, 1)))).endsWith(
+                "| 2 x 1, ADAPTIVE | 2.00 | 2.00x | 1.00 | 4.00x | 4.50x | 0.1250 | +0.0% | 3.0 | 6.0 | 17.0 (1.35x) |\n");
     }
 
     @Test
@@ -55,12 +62,12 @@ class ScalingTableTest {
         RunOutcome timedOut = new RunOutcome(new RunConfig(Workload.MF, 2, 1, ADAPTIVE, null), 3, -1, true, null,
                 List.of(), List.of(), Double.NaN);
         assertThat(table(failedBaseline, List.of(failedBaseline, diverged, timedOut))).isEqualTo(HEADER
-                + "| 1 x 1, single node | failed (exit code 1) | – | – | – | – | – | – | – |\n"
-                + "| 2 x 1, STATIC | 2.00 | – | 1.50x | diverged (NaN) | – | 3.0 | 6.0 | 9.0 |\n"
-                + "| 2 x 1, ADAPTIVE | failed (timed out) | – | – | – | – | – | – | – |\n");
+                + "| 1 x 1, single node | failed (exit code 1) | – | – | – | – | – | – | – | – | – |\n"
+                + "| 2 x 1, STATIC | 2.00 | – | 2.00 | – | 1.50x | diverged (NaN) | – | 3.0 | 6.0 | 9.0 |\n"
+                + "| 2 x 1, ADAPTIVE | failed (timed out) | – | – | – | – | – | – | – | – | – |\n");
         RunOutcome baseline = Runs.mf(1, 1, null, 9, 4, 4);
         assertThat(table(baseline, List.of(baseline, diverged))).endsWith(
-                "| 2 x 1, STATIC | 2.00 | 2.00x | 1.50x | diverged (NaN) | – | 3.0 | 6.0 | 9.0 (2.11x) |\n");
+                "| 2 x 1, STATIC | 2.00 | 2.00x | 2.00 | 2.00x | 1.50x | diverged (NaN) | – | 3.0 | 6.0 | 9.0 (2.11x) |\n");
     }
 
     @Test
@@ -70,8 +77,10 @@ class ScalingTableTest {
                 Runs.mf(2, 1, ADAPTIVE, 9, 3, 3), Runs.mf(2, 1, ADAPTIVE, 9, 2, 2), Runs.mf(2, 1, ADAPTIVE, 9, 1, 1))),
                 Optional.of(baseline));
         assertThat(table).contains("| bytes sent per entry (node 0) | whole run (s), speed-up | range over the runs |\n")
-                .endsWith("| 1 x 1, single node | 4.00 | 1.00x | 2.25x | 0.1667 | +0.0% | 3.0 | 3.0 | 19.0 (1.00x) | – |\n"
-                        + "| 2 x 1, ADAPTIVE | 2.00 | 2.00x | 4.50x | 0.1667 | +0.0% | 3.0 | 6.0 | 15.0 (1.27x) | 1.00–3.00 s, "
+                .endsWith("| 1 x 1, single node | 4.00 | 1.00x | 4.00 | 1.00x | 2.25x | 0.1667 | +0.0% | 3.0 | 3.0 "
+                        + "| 19.0 (1.00x) | – |\n"
+                        + "| 2 x 1, ADAPTIVE | 2.00 | 2.00x | 2.00 | 2.00x | 4.50x | 0.1667 | +0.0% | 3.0 | 6.0 "
+                        + "| 15.0 (1.27x) | 1.00–3.00 s, "
                         + "rmse 0.1667–0.1667 |\n");
     }
 

@@ -174,17 +174,17 @@ class TechniqueComparisonTest {
                 .endsWith(ReportRegion.comparison(ReportSubject.of(Workload.W2V)).end() + "\n");
         // Node 0 sends 2 MiB per epoch and trains 1 Mi entries, a share of 1 / N per node.
         assertThat(markdown)
-                .containsPattern(withWholeRun("| 1 x 1, single node | 1.00 | 1.00x | 1.00x | 0.3000 | +0.0% | 2.0 | 2.0 |",
-                        "| 2 x 1, STATIC | 4.00 | 0.25x | 1.00x | 0.3000 | +0.0% | 2.0 | 4.0 |",
-                        "| 2 x 1, ADAPTIVE | 1.00 | 1.00x | 1.00x | 0.3000 | +0.0% | 2.0 | 4.0 |",
-                        "| 4 x 1, STATIC | 4.00 | 0.25x | 1.00x | 0.3000 | +0.0% | 2.0 | 8.0 |",
-                        "| 4 x 1, ADAPTIVE | 1.00 | 1.00x | 1.00x | 0.3000 | +0.0% | 2.0 | 8.0 |"))
+                .containsPattern(withWholeRun("| 1 x 1, single node | 1.00 | 1.00x | 1.00 | 1.00x | 1.00x | 0.3000 | +0.0% | 2.0 | 2.0 |",
+                        "| 2 x 1, STATIC | 4.00 | 0.25x | 4.00 | 0.25x | 1.00x | 0.3000 | +0.0% | 2.0 | 4.0 |",
+                        "| 2 x 1, ADAPTIVE | 1.00 | 1.00x | 1.00 | 1.00x | 1.00x | 0.3000 | +0.0% | 2.0 | 4.0 |",
+                        "| 4 x 1, STATIC | 4.00 | 0.25x | 4.00 | 0.25x | 1.00x | 0.3000 | +0.0% | 2.0 | 8.0 |",
+                        "| 4 x 1, ADAPTIVE | 1.00 | 1.00x | 1.00 | 1.00x | 1.00x | 0.3000 | +0.0% | 2.0 | 8.0 |"))
                 .contains("| 1 x 1, single node | 0 | 1.00 | 0.50 | 0.25 | 0.00 | 0.01 | 0.01 | 0.01 | 0.22 |\n"
                         + "| 2 x 1, STATIC | 0 | 4.00 | 2.00 | 0.25 | 0.12 | 0.01 | 0.01 | 0.01 | 1.60 |\n"
                         + "| 2 x 1, STATIC | 1 | 4.00 | 2.00 | 0.25 | 0.12 | 0.01 | 0.01 | 0.01 | 1.60 |\n"
                         + "| 2 x 1, ADAPTIVE | 0 | 1.00 | 0.50 | 0.25 | 0.12 | 0.01 | 0.01 | 0.01 | 0.10 |\n")
                 .contains("| 4 x 1, ADAPTIVE | 3 | 1.00 | 0.50 | 0.25 | 0.12 | 0.01 | 0.01 | 0.01 | 0.10 |\n")
-                .containsPattern(withWholeRun("| 1 x 1, single node (NAIVE) | 1.00 | 1.00x | 1.00x | 2.3000 | +0.0% | 1.0 | 1.0 |"))
+                .containsPattern(withWholeRun("| 1 x 1, single node (NAIVE) | 1.00 | 1.00x | 1.00 | 1.00x | 1.00x | 2.3000 | +0.0% | 1.0 | 1.0 |"))
                 .contains("Clusters are local JVMs with 1 training thread per node (`bin/adaps-example launch`), each "
                         + "on a processor of its own (`--pin-cores`: node i on processor i mod ")
                 .contains("the single-node baseline runs 1 thread(s) in one JVM on one processor")
