@@ -15,7 +15,7 @@ import java.util.Locale;
  *       writes. A worker more than {@code s} clocks ahead of the slowest waits in
  *       {@link Worker#advanceClock()}.</li>
  *   <li>{@link #essp(int) essp(s)}: the same bound; in addition replicas are synchronized
- *       eagerly, each node's as soon as its workers finish {@code max(1, s / 2)} clocks, so that
+ *       eagerly, each node's as soon as its workers finish {@code max(1, min(2, s / 2))} clocks, so that
  *       the staleness reads actually see is usually far below {@code s}. Between two rounds each
  *       node's replica of a shared parameter follows its own workers' updates alone, and a round
  *       adds up the nodes' updates; make a clock a small part of an epoch (the examples tick at
@@ -70,8 +70,8 @@ public final class Consistency {
 
     /**
      * Eager stale synchronous with bound {@code staleness}: as {@link #ssp}, with each node's
-     * replicas synchronized as soon as its workers complete {@code max(1, staleness / 2)} new
-     * clocks.
+     * replicas synchronized as soon as its workers complete {@code max(1, min(2, staleness / 2))}
+     * new clocks: a larger bound lets workers run further ahead, not the replicas drift further.
      *
      * @throws IllegalArgumentException if {@code staleness} is not in 0..{@value #MAX_STALENESS}
      */

@@ -89,17 +89,23 @@ public final class AdaptiveManager implements AutoCloseable {
      * ones are the fallback for clocks that stand still.
      */
     public static final int EAGER_ROUND_INTERVAL_MILLIS = 20;
+    /** The most clocks between two eager rounds, whatever the bound ({@link #eagerRoundClocks}). */
+    public static final int MAX_EAGER_ROUND_CLOCKS = 2;
+
     /**
      * Under an eager model whose strictest staleness bound is {@code bound}: how many clocks a
-     * node's slowest worker advances between two rounds, half the bound (at least 1). A replica
-     * then reflects the owners about half the bound behind at most, well within it, and a node
-     * runs half the rounds of one per clock under {@code essp:4} (issue 13: MF on two pinned
-     * nodes ran 88-98 rounds per node instead of 153-173, its epochs took 0.21-0.22 s instead of
-     * 0.25-0.26 s at the same test RMSE; every 3 or 4 clocks were no faster, and 1 as slow as
-     * before).
+     * node's slowest worker advances between two rounds, half the bound (at least 1) and at most
+     * {@value #MAX_EAGER_ROUND_CLOCKS}. A replica then reflects the owners well within the bound,
+     * and a node runs half the rounds of one per clock under {@code essp:4} (issue 13: MF on two
+     * pinned nodes ran 88-98 rounds per node instead of 153-173, its epochs took 0.21-0.22 s
+     * instead of 0.25-0.26 s at the same test RMSE; every 3 or 4 clocks were no faster, and 1 as
+     * slow as before). The cap: under {@code essp:16} half the bound was 8 clocks, more than an
+     * epoch of the {@code mf} example on 4 nodes, whose replicas then followed their own node's
+     * steps alone for that long, and the summed steps diverged (NaN by epoch 7-8); every 2 clocks
+     * it learns as under {@code essp:4}, and on 2 nodes as fast as with 8.
      */
     public static int eagerRoundClocks(int bound) {
-        return Math.max(1, bound / 2);
+        return Math.max(1, Math.min(bound / 2, MAX_EAGER_ROUND_CLOCKS));
     }
 
     /** The largest share of the manager thread's time that synchronization rounds take. */
