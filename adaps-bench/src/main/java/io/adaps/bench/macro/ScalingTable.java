@@ -14,7 +14,7 @@ import java.util.OptionalDouble;
  * the single node first, with the speed-up over the single node ({@link SpeedUp#of}: its mean
  * epoch time over the row's), the median epoch time and the speed-up by medians
  * ({@link SpeedUp#ofMedians}; the median leaves out the warm-up that the first timed epochs still
- * carry, which the mean counts), the first epoch's time over that mean (the JIT's warm-up and the
+ * carry, which the mean counts), the first epoch's time over the mean (the JIT's warm-up and the
  * placement's first moves, which the mean leaves out), the quality after the last epoch and how
  * far it is from the single node's, and what node 0 sent in the timed epochs
  * ({@link RunOutcome#firstTimedEpoch()} to the last): MiB per epoch, and bytes per training entry
