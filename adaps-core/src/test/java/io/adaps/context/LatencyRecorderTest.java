@@ -33,20 +33,9 @@ class LatencyRecorderTest {
     @Test
     void quantilesAreWithinOnePercentOfTheRecordedLatencies() {
         LatencyRecorder recorder = new LatencyRecorder();
-        // 1 us to 10 ms in steps of 1 us, shuffled: the median is 5,000 us, the 99th percentile 9,900 us.
-        SplittableRandom random = new SplittableRandom(11);
-        long[] micros = new long[10_000];
-        for (int i = 0; i < micros.length; i++) {
-            micros[i] = i + 1;
-        }
-        for (int i = micros.length - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
-            long swap = micros[i];
-            micros[i] = micros[j];
-            micros[j] = swap;
-        }
-        for (long value : micros) {
-            recorder.record(value * 1_000);
+        // 1 us to 10 ms in steps of 1 us: the median is 5,000 us, the 99th percentile 9,900 us.
+        for (long micros = 1; micros <= 10_000; micros++) {
+            recorder.record(micros * 1_000);
         }
         LatencyRecorder.Snapshot total = recorder.total();
         assertThat(total.p50Micros()).isCloseTo(5_000, within(50.0));
