@@ -55,6 +55,9 @@ class ExamplesTest {
             --checkpoint-every=30s   ; --checkpoint-every=30s (expected only together with --checkpoint-dir)
             --full-checkpoint-every=3 ; --full-checkpoint-every=3 (expected only together with --checkpoint-dir)
             --full-checkpoint-every=0 ; --full-checkpoint-every=0 (expected >= 1)
+            --part=2/2               ; --part=2/2 (expected I/N with 0 <= I < N, e.g. 1/2)
+            --part=1                 ; --part=1 (expected I/N with 0 <= I < N, e.g. 1/2)
+            --part=-1/2              ; --part=-1/2 (expected I/N with 0 <= I < N, e.g. 1/2)
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flag, String message) {
         CommandRun run = run("mf", flag);
@@ -108,6 +111,25 @@ class ExamplesTest {
                 // Sets: the epoch agreement's, then each of the 3 evaluation rounds' sums.
                 .containsPattern("after training, node 0: 2 workers; local pull/push/set \\d+/\\d+/4, remote 0/0/0 "
                         + "\\(100\\.0% local\\)");
+    }
+
+    @Test
+    void partsTrainedAloneShareTheEntriesAsTheNodesOfACluster() {
+        int trained = 0;
+        for (int part = 0; part < 2; part++) {
+            CommandRun run = run(withSmall("mf", "--threads=1", "--part=" + part + "/2"));
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            Matcher share = Pattern.compile("part " + part + " of 2, alone: trains on (\\d+) entries, tests on \\d+")
+                    .matcher(run.out());
+            assertThat(share.find()).as(run.out()).isTrue();
+            assertThat(Integer.parseInt(share.group(1))).isPositive();
+            trained += Integer.parseInt(share.group(1));
+            assertThat(run.out()).contains("training: 1 node(s) x 1 thread(s)")
+                    .containsPattern("RESULT epoch=2 seconds=\\d+\\.\\d{3} rmse=0\\.\\d{6} local=1\\.0000 bytes=0 entries="
+                            + share.group(1) + "\\R")
+                    .containsPattern("CPU node=" + part + " epochs=2-2 ");
+        }
+        assertThat(trained).as("the parts cover the training entries once").isEqualTo(18000);
     }
 
     @Test

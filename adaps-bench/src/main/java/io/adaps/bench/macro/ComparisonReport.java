@@ -64,11 +64,14 @@ record ComparisonReport(ReportSubject subject, List<Integer> nodeCounts, int epo
         return extraArgs.isEmpty() ? "" : "Further flags: `" + String.join(" ", extraArgs) + "`.\n\n";
     }
 
-    /** The single-node baseline of {@code workload} and its runs on {@code nodes} nodes, in run order. */
+    /**
+     * The single-node baseline of {@code workload} and its runs on {@code nodes} nodes, in run order;
+     * not the parts alone, which only the scaling report shows.
+     */
     static List<RunOutcome> group(List<RunOutcome> outcomes, Workload workload, int nodes) {
         return outcomes.stream()
-                .filter(run -> run.config().workload() == workload
-                        && (run.config().technique() == null || run.config().nodes() == nodes))
+                .filter(run -> run.config().workload() == workload && (run.config().isBaseline()
+                        || run.config().nodes() == nodes && !run.config().alone()))
                 .toList();
     }
 

@@ -70,7 +70,8 @@ record RepeatedRuns(RunConfig config, List<RunOutcome> runs) {
 
     /**
      * What the row adds when the configuration ran more than once: the range of the mean epoch
-     * times and of the quality figures over the successful runs, and how many runs failed, e.g.
+     * times and of the quality figures over the successful runs (not of parts alone, whose
+     * figures are each part's own), and how many runs failed, e.g.
      * {@code 0.71–0.96 s, rmse 0.1205–0.1232}; empty for a single run.
      */
     String spread() {
@@ -81,8 +82,10 @@ record RepeatedRuns(RunConfig config, List<RunOutcome> runs) {
         List<String> parts = new ArrayList<>();
         range(successful, run -> run.meanEpochSeconds().orElse(Double.NaN), "%.2f").ifPresent(range ->
                 parts.add(range + " s"));
-        range(successful, RunOutcome::quality, "%.4f").ifPresent(range ->
-                parts.add(config.workload().qualityKey() + " " + range));
+        if (!config.alone()) {
+            range(successful, RunOutcome::quality, "%.4f").ifPresent(range ->
+                    parts.add(config.workload().qualityKey() + " " + range));
+        }
         int failed = runs.size() - successful.size();
         if (failed > 0) {
             parts.add(failed + " of " + runs.size() + " failed");

@@ -11,6 +11,10 @@ import io.adaps.api.Technique;
  * One run of the comparison: a workload on a number of nodes with a technique and, for sampled
  * workloads, a sampling scheme. The single-node baseline has no technique: on one node every
  * parameter is local, so the technique does not matter, and it runs with more threads instead.
+ * Nor do the parts that train {@code alone}: as many single nodes as a cluster has nodes, run at
+ * once, each training the share of the data that the cluster's node of its number trains, with
+ * no communication (the launcher's {@code --alone}); on pinned cores their epochs are the ceiling
+ * of that cluster's speed-up on this machine.
  *
  * @param workload  the application
  * @param nodes     the cluster's nodes; 1 with no technique for the single-node baseline
@@ -18,20 +22,48 @@ import io.adaps.api.Technique;
  * @param technique the technique, or {@code null} for the single-node baseline
  * @param sampling  the sampling scheme, {@code null} exactly when the workload is not sampled
  * @param consistency the consistency model ({@code --consistency}), or {@code null} for the example's default
+ * @param alone     whether the run is {@code nodes} single nodes that train their parts alone; then
+ *                  {@code technique} is {@code null} and {@code nodes} at least 2
  */
 record RunConfig(Workload workload, int nodes, int threads, Technique technique, SamplingScheme sampling,
-                 String consistency) {
+                 String consistency, boolean alone) {
+    /** How tables name parts that train alone. */
+    static final String ALONE = "parts alone, no communication";
+
     /** A run with the example's default consistency model. */
     RunConfig(Workload workload, int nodes, int threads, Technique technique, SamplingScheme sampling) {
         this(workload, nodes, threads, technique, sampling, null);
     }
 
-    /** Checks that the sampling scheme is there exactly when the workload samples. */
+    /** A cluster run, or the single-node baseline. */
+    RunConfig(Workload workload, int nodes, int threads, Technique technique, SamplingScheme sampling,
+              String consistency) {
+        this(workload, nodes, threads, technique, sampling, consistency, false);
+    }
+
+    /**
+     * Checks that the sampling scheme is there exactly when the workload samples, and that parts
+     * alone are at least 2 and have no technique.
+     */
     RunConfig {
         if (workload.sampled() != (sampling != null)) {
             throw new IllegalArgumentException("sampling=" + sampling + " (expected "
                     + (workload.sampled() ? "a scheme" : "none") + " for workload " + workload.subcommand() + ")");
         }
+        if (alone && (technique != null || nodes < 2)) {
+            throw new IllegalArgumentException("alone with technique=" + technique + ", nodes=" + nodes
+                    + " (expected no technique and nodes >= 2)");
+        }
+    }
+
+    /** N parts alone of {@code workload}, one thread each, sampling (if it samples) as the baseline does. */
+    static RunConfig alone(Workload workload, int nodes) {
+        return new RunConfig(workload, nodes, 1, null, workload.sampled() ? SamplingScheme.NAIVE : null, null, true);
+    }
+
+    /** Whether this is the single-node baseline that the speed-ups are over. */
+    boolean isBaseline() {
+        return technique == null && !alone;
     }
 
     /** The label of a configuration: {@code ADAPTIVE}, {@code ADAPTIVE+LOCAL}, {@code single node (NAIVE)}. */
@@ -42,9 +74,12 @@ record RunConfig(Workload workload, int nodes, int threads, Technique technique,
         return sampling == null ? technique.name() : technique + "+" + sampling;
     }
 
-    /** {@link #label(Technique, SamplingScheme)} of this run, and its consistency model if it names one. */
+    /**
+     * {@link #label(Technique, SamplingScheme)} of this run, and its consistency model if it names
+     * one; for parts alone, {@link #ALONE}.
+     */
     String label() {
-        return label(technique, sampling) + (consistency == null ? "" : " " + consistency);
+        return (alone ? ALONE : label(technique, sampling)) + (consistency == null ? "" : " " + consistency);
     }
 
     /** {@code nodes x threads, label}, as the tables show it. */
@@ -71,17 +106,21 @@ record RunConfig(Workload workload, int nodes, int threads, Technique technique,
     /**
      * The command line of the run: {@code launcher launch --nodes N -- <workload> --threads T
      * --epochs E --technique X [--sampling S] [extra]}, or for the single-node baseline
-     * {@code launcher <workload> --threads T --epochs E [--sampling S] [extra]}. With
+     * {@code launcher <workload> --threads T --epochs E [--sampling S] [extra]}, and for parts alone
+     * {@code launcher launch --nodes N [--pin-cores] --alone -- <workload> ...} (no technique). With
      * {@code pinCores} every run goes through the launcher with {@code --pin-cores}, the baseline
      * too ({@code launch --nodes 1 --pin-cores -- <workload> ...}: one node on one core), so that
      * each node of every run has a core of its own.
      */
     List<String> command(String launcher, int epochs, boolean pinCores, List<String> extraArgs) {
         List<String> command = new ArrayList<>(List.of(launcher));
-        if (technique != null || pinCores) {
+        if (technique != null || pinCores || alone) {
             command.addAll(List.of("launch", "--nodes", Integer.toString(nodes)));
             if (pinCores) {
                 command.add("--pin-cores");
+            }
+            if (alone) {
+                command.add("--alone");
             }
             command.add("--");
         }

@@ -8,7 +8,7 @@ import io.adaps.api.Technique;
 
 /**
  * Which runs the comparison makes, in order: per workload, the single-node baseline, then per
- * node count the cluster runs.
+ * node count the parts alone (if asked for) and the cluster runs.
  *
  * <p>For a sampled workload every technique with every scheme would be 20 runs per node count, most
  * of them uninformative (a scheme's locality matters only where the technique can act on it), so by
@@ -28,9 +28,11 @@ final class RunMatrix {
      * @param samplings       the sampling schemes of sampled workloads, crossed with every technique;
      *                        empty for the default matrix
      * @param baselineThreads the threads of the single-node baseline; 0 for none
+     * @param alone           whether each node count of 2 or more also runs as parts alone
+     *                        ({@link RunConfig#alone(Workload, int)}), before its cluster runs
      */
     static List<RunConfig> runs(List<Workload> workloads, List<Integer> nodeCounts, List<Technique> techniques,
-                                List<SamplingScheme> samplings, int baselineThreads) {
+                                List<SamplingScheme> samplings, int baselineThreads, boolean alone) {
         List<RunConfig> runs = new ArrayList<>();
         for (Workload workload : workloads) {
             // On one node every key is local, so NAIVE's exact draws are the efficient reference.
@@ -42,6 +44,9 @@ final class RunMatrix {
                     ? (samplings.isEmpty() ? defaultSetups(techniques) : crossed(techniques, samplings))
                     : techniques.stream().map(technique -> new Setup(technique, null)).toList();
             for (int nodes : nodeCounts) {
+                if (alone && nodes >= 2) {
+                    runs.add(RunConfig.alone(workload, nodes));
+                }
                 for (Setup setup : setups) {
                     runs.add(new RunConfig(workload, nodes, 1, setup.technique(), setup.sampling()));
                 }

@@ -26,7 +26,7 @@ record ScalingReport(ReportSubject subject, int epochs, int repeats, int process
         List<RunOutcome> runs = outcomes.stream().filter(run -> run.config().workload() == workload).toList();
         List<RepeatedRuns> repeated = RepeatedRuns.group(runs);
         List<RunOutcome> representatives = repeated.stream().map(RepeatedRuns::representative).toList();
-        Optional<RunOutcome> baseline = representatives.stream().filter(run -> run.config().technique() == null)
+        Optional<RunOutcome> baseline = representatives.stream().filter(run -> run.config().isBaseline())
                 .findFirst();
         int maxNodes = representatives.stream().mapToInt(run -> run.config().nodes()).max().orElse(1);
         String heading = subject.heading();
@@ -63,7 +63,12 @@ record ScalingReport(ReportSubject subject, int epochs, int repeats, int process
                 + "sent by node 0 per epoch, " + timed + ", evaluations included; bytes per entry: those bytes over "
                 + "node 0's share of the epochs' training entries (the cluster's over the nodes). Whole run: the "
                 + "launch command's wall time from start to exit (the JVMs' start, the data's set-up, the first "
-                + "evaluation, every epoch and evaluation), and the single node's over it: what a user waits for."
+                + "evaluation, every epoch and evaluation), and the single node's over it: what a user waits for. "
+                + "**" + RunConfig.ALONE + "**: as many single nodes as the cluster has, started at once on the "
+                + "processors its nodes get, each training alone the share of the data that the cluster's node of its "
+                + "number trains (`launch --alone`): the epochs such a cluster would reach if communication cost "
+                + "nothing, so the ceiling of its speed-up on these processors (it can pass N: a part's smaller "
+                + "model fits the caches better); their quality is each part's own model's, not comparable."
                 + (repeats == 1 ? "" : " Each row is the run with the median epoch time of its configuration, and "
                 + "its last column the ranges over all of them.");
     }

@@ -25,6 +25,10 @@ import java.util.OptionalDouble;
  * single node's over it in parentheses: what a user waits for, set-up and evaluations included,
  * which the epochs' figures leave out.
  *
+ * <p>The parts that train alone ({@link RunConfig#alone()}) have a row of their own per node
+ * count: their speed-up is the ceiling of that cluster's, and they have no quality of the whole
+ * model to show.
+ *
  * <p>The speed-up is over the single node, not over {@code STATIC} as in the {@linkplain
  * ComparisonTable technique comparison}: on pinned cores that is what adding nodes gains. Failed
  * and diverged runs read as in the comparison's table, and so does a configuration that ran more
@@ -65,9 +69,9 @@ final class ScalingTable {
                     .append(cell(run.medianEpochSeconds(), "%.2f")).append(" | ").append(cell(medianSpeedUp, "%.2fx"))
                     .append(" | ")
                     .append(cell(firstOverMean(run), "%.2fx")).append(" | ")
-                    .append(quality(run)).append(" | ")
-                    .append(cell(reference.map(ref -> relativeQuality(run, ref)).orElse(OptionalDouble.empty()),
-                            "%+.1f%%"))
+                    .append(run.config().alone() ? NONE : quality(run)).append(" | ")
+                    .append(cell(reference.filter(ref -> !run.config().alone()).map(ref -> relativeQuality(run, ref))
+                            .orElse(OptionalDouble.empty()), "%+.1f%%"))
                     .append(" | ").append(cell(mibPerEpoch(run), "%.1f"))
                     .append(" | ").append(cell(bytesPerEntry(run), "%.1f"))
                     .append(" | ").append(wholeRun(run, reference)).append(" |").append(rangeCell).append('\n');

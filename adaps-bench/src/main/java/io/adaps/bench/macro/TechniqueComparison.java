@@ -35,9 +35,11 @@ import picocli.CommandLine.Spec;
  * each node's JVM has a processor of its own as on a cluster of machines, and the baseline is one
  * node on one processor with one thread by default, like each node of the clusters: only then does
  * a cluster of N nodes have N times the single node's processors, and their epoch times say how it
- * scales. Each workload's {@linkplain ScalingReport scaling report} (speed-up over the single node,
- * bytes per training entry, where each node's core goes) then goes into its scaling region, at the
- * top of the page.
+ * scales. Each node count then also runs as parts alone ({@link RunConfig#alone(Workload, int)}):
+ * the cluster's nodes' shares of the data trained at once by single nodes that do not communicate,
+ * whose epochs are the ceiling of that cluster's speed-up. Each workload's {@linkplain ScalingReport
+ * scaling report} (speed-up over the single node, bytes per training entry, where each node's core
+ * goes) then goes into its scaling region, at the top of the page.
  *
  * <p>The runs go one after the other, so that they do not compete for the machine's cores. With
  * {@code --repeats N} the whole matrix runs N times in turn (A B C A B C ...), so that the
@@ -108,7 +110,9 @@ public final class TechniqueComparison implements Callable<Integer> {
             description = "Run every node's JVM on a processor of its own (bin/adaps-example launch --pin-cores: node "
                     + "i on processor i mod processors), the single-node baseline too, on one processor; also writes "
                     + "each workload's scaling report (speed-up over the single node, bytes sent per training entry, "
-                    + "each node's processor time by kind of thread) into the region between <!-- scaling:W:begin --> "
+                    + "each node's processor time by kind of thread, and per node count the parts alone: the cluster's "
+                    + "nodes' shares trained at once without communication, the ceiling of its speed-up) into the "
+                    + "region between <!-- scaling:W:begin --> "
                     + "and <!-- scaling:W:end --> of --out (at the top, under the page's introduction, if it has none).")
     private boolean pinCores;
 
@@ -158,7 +162,8 @@ public final class TechniqueComparison implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         validate();
-        List<RunConfig> runs = RunMatrix.runs(workloads, nodeCounts, techniques, samplings, baselineThreads());
+        List<RunConfig> runs = RunMatrix.runs(workloads, nodeCounts, techniques, samplings, baselineThreads(),
+                pinCores);
         PrintWriter err = spec.commandLine().getErr();
         err.printf("technique-comparison: %d runs of %d epoch(s), each limited to %d minute(s)%n",
                 runs.size() * repeats, epochs, timeoutMinutes);

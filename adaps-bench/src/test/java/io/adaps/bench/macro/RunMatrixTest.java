@@ -23,7 +23,7 @@ class RunMatrixTest {
 
     @Test
     void theDefaultMatrixRunsEachWorkloadsBaselineThenEveryNodeCount() {
-        List<String> runs = RunMatrix.runs(List.of(Workload.MF, Workload.W2V), List.of(2, 4), ALL, List.of(), 2)
+        List<String> runs = RunMatrix.runs(List.of(Workload.MF, Workload.W2V), List.of(2, 4), ALL, List.of(), 2, false)
                 .stream().map(run -> run.workload().subcommand() + " " + run.configuration()).toList();
         List<String> w2v = List.of("STATIC+NAIVE", "STATIC+LOCAL", "RELOCATION_ONLY+NAIVE", "REPLICATION_ONLY+NAIVE",
                 "FULL_REPLICATION+NAIVE", "ADAPTIVE+NAIVE", "ADAPTIVE+PRELOCALIZE", "ADAPTIVE+POOL", "ADAPTIVE+LOCAL");
@@ -47,7 +47,7 @@ class RunMatrixTest {
     @Test
     void namedSchemesRunWithEveryTechniqueAndTheBaselineCanBeLeftOut() {
         List<String> runs = RunMatrix.runs(List.of(Workload.W2V), List.of(2), List.of(STATIC, ADAPTIVE),
-                List.of(NAIVE, LOCAL), 0).stream().map(RunConfig::label).toList();
+                List.of(NAIVE, LOCAL), 0, false).stream().map(RunConfig::label).toList();
         assertThat(runs).containsExactly("STATIC+NAIVE", "STATIC+LOCAL", "ADAPTIVE+NAIVE", "ADAPTIVE+LOCAL");
     }
 
@@ -76,6 +76,40 @@ class RunMatrixTest {
         assertThat(baseline.command("bin/adaps-example", 3, true, List.of())).containsExactly("bin/adaps-example",
                 "launch", "--nodes", "1", "--pin-cores", "--", "w2v", "--threads", "1", "--epochs", "3",
                 "--sampling", "NAIVE");
+    }
+
+    @Test
+    void partsAloneRunBeforeEachClusterOfTwoOrMoreNodes() {
+        List<String> runs = RunMatrix.runs(List.of(Workload.MF, Workload.W2V), List.of(1, 2, 4), List.of(ADAPTIVE),
+                        List.of(LOCAL), 1, true)
+                .stream().map(run -> run.workload().subcommand() + " " + run.configuration()).toList();
+        assertThat(runs).containsExactly("mf 1 x 1, single node", "mf 1 x 1, ADAPTIVE",
+                "mf 2 x 1, parts alone, no communication", "mf 2 x 1, ADAPTIVE",
+                "mf 4 x 1, parts alone, no communication", "mf 4 x 1, ADAPTIVE",
+                "w2v 1 x 1, single node (NAIVE)", "w2v 1 x 1, ADAPTIVE+LOCAL",
+                "w2v 2 x 1, parts alone, no communication", "w2v 2 x 1, ADAPTIVE+LOCAL",
+                "w2v 4 x 1, parts alone, no communication", "w2v 4 x 1, ADAPTIVE+LOCAL");
+    }
+
+    @Test
+    void partsAloneLaunchSingleNodesWithoutATechnique() {
+        RunConfig alone = RunConfig.alone(Workload.W2V, 2);
+        assertThat(alone.command("bin/adaps-example", 3, true, List.of("--dim=50"))).containsExactly(
+                "bin/adaps-example", "launch", "--nodes", "2", "--pin-cores", "--alone", "--", "w2v", "--threads", "1",
+                "--epochs", "3", "--sampling", "NAIVE", "--dim=50");
+        assertThat(RunConfig.alone(Workload.MF, 4).command("bin/adaps-example", 2, false, List.of()))
+                .containsExactly("bin/adaps-example", "launch", "--nodes", "4", "--alone", "--", "mf", "--threads", "1",
+                        "--epochs", "2");
+        assertThat(alone.isBaseline()).isFalse();
+        assertThat(alone.isReference()).isFalse();
+        assertThat(alone.isHeadline()).isFalse();
+        assertThat(new RunConfig(Workload.MF, 1, 1, null, null).isBaseline()).isTrue();
+        assertThat(alone.logName()).isEqualTo("w2v-2x1-parts-alone-no-communication");
+        assertThatThrownBy(() -> RunConfig.alone(Workload.MF, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("alone with technique=null, nodes=1 (expected no technique and nodes >= 2)");
+        assertThatThrownBy(() -> new RunConfig(Workload.MF, 2, 1, STATIC, null, null, true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("alone with technique=STATIC, nodes=2 (expected no technique and nodes >= 2)");
     }
 
     @Test

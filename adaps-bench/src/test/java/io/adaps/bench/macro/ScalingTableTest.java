@@ -71,6 +71,17 @@ class ScalingTableTest {
     }
 
     @Test
+    void partsAloneShowTheCeilingOfTheSpeedUpAndNoQualityOfTheWholeModel() {
+        RunOutcome baseline = Runs.mf(1, 1, null, 9, 4, 4);
+        RunOutcome alone = Runs.run(RunConfig.alone(Workload.MF, 2), 4, 1.6, 1.6);
+        assertThat(table(baseline, List.of(baseline, alone, Runs.mf(2, 1, ADAPTIVE, 9, 2, 2)))).endsWith(
+                "| 2 x 1, parts alone, no communication | 1.60 | 2.50x | 1.60 | 2.50x | 2.50x | – | – | 3.0 | 6.0 "
+                        + "| 9.2 (2.07x) |\n"
+                        + "| 2 x 1, ADAPTIVE | 2.00 | 2.00x | 2.00 | 2.00x | 4.50x | 0.1667 | +0.0% | 3.0 | 6.0 "
+                        + "| 15.0 (1.27x) |\n");
+    }
+
+    @Test
     void repeatedConfigurationsShowTheirMedianRunAndTheRangesOverTheirRuns() {
         RunOutcome baseline = Runs.mf(1, 1, null, 9, 4, 4);
         String table = ScalingTable.markdown(Workload.MF, RepeatedRuns.group(List.of(baseline,
@@ -82,6 +93,10 @@ class ScalingTableTest {
                         + "| 2 x 1, ADAPTIVE | 2.00 | 2.00x | 2.00 | 2.00x | 4.50x | 0.1667 | +0.0% | 3.0 | 6.0 "
                         + "| 15.0 (1.27x) | 1.00–3.00 s, "
                         + "rmse 0.1667–0.1667 |\n");
+        assertThat(ScalingTable.markdown(Workload.MF, RepeatedRuns.group(List.of(baseline,
+                        Runs.run(RunConfig.alone(Workload.MF, 2), 4, 2, 2), Runs.run(RunConfig.alone(Workload.MF, 2), 4, 1, 1))),
+                Optional.of(baseline))).as("parts alone have no quality of the whole model to range over")
+                .endsWith("| 8.0 (2.38x) | 1.00–2.00 s |\n");
     }
 
     private static String table(RunOutcome baseline, List<RunOutcome> runs) {

@@ -17,17 +17,18 @@ import picocli.CommandLine;
 
 /**
  * The whole command against a stand-in for {@code bin/adaps-example}: a script that prints RESULT
- * and CPU lines as the examples do (STATIC takes 4 s per epoch, every other technique 1 s) and fails
+ * and CPU lines as the examples do (STATIC takes 4 s per epoch, every other technique 1 s, parts alone
+ * 0.5 s) and fails
  * under FULL_REPLICATION, so that the matrix, the commands, the logs, the failure rows, the report
  * region and the charts are checked without starting a cluster.
  */
 class TechniqueComparisonTest {
     private static final String FAKE_LAUNCHER = """
             #!/usr/bin/env bash
-            launched=false; nodes=1
+            launched=false; nodes=1; alone=false
             if [ "$1" = launch ]; then
               launched=true; shift
-              while [ "$1" != -- ]; do [ "$1" = --nodes ] && nodes=$2; shift; done
+              while [ "$1" != -- ]; do [ "$1" = --nodes ] && nodes=$2; [ "$1" = --alone ] && alone=true; shift; done
               shift
             fi
             workload=$1; shift
@@ -40,7 +41,7 @@ class TechniqueComparisonTest {
               shift
             done
             if [ "$technique" = FULL_REPLICATION ]; then echo "node 1 failed" >&2; exit 3; fi
-            seconds=1; [ "$technique" = STATIC ] && seconds=4
+            seconds=1; [ "$technique" = STATIC ] && seconds=4; $alone && seconds=0.5
             prefix=""; $launched && prefix="[node 0] "
             for epoch in $(seq 1 "$epochs"); do
               if [ "$workload" = mf ]; then
@@ -51,15 +52,16 @@ class TechniqueComparisonTest {
             local=0.5 bytes=$((1048576 * epoch)) entries=1048576"
               fi
             done
-            # Per epoch: the training thread half the epoch, the manager 0.25 s, the transport 0.125 s (0 alone).
+            # Per epoch: the training thread half the epoch, the manager 0.25 s, the transport 0.125 s (0 on a
+            # single node; parts alone neither).
             for node in $(seq 0 $((nodes - 1))); do
               prefix=""; $launched && prefix="[node $node] "
               for range in 1 "2-$epochs"; do
                 k=$(( ${range#*-} - ${range%-*} + 1 ))
                 [ "$range" = 2-1 ] && continue
-                awk -v p="$prefix" -v n="$node" -v r="$range" -v k="$k" -v s="$seconds" -v c="$nodes" 'BEGIN {
+                awk -v p="$prefix" -v n="$node" -v r="$range" -v k="$k" -v s="$seconds" -v c="$nodes" -v a="$alone" 'BEGIN {
                   printf "%sCPU node=%d epochs=%s wall=%.2f training=%.2f manager=%.2f transport=%.2f jit=0.01 gc=0.01 \
-            other=0.01\\n", p, n, r, k * s, k * s / 2, k * 0.25, (c > 1 ? k * 0.125 : 0) }'
+            other=0.01\\n", p, n, r, k * s, k * s / 2, (a == "true" ? 0 : k * 0.25), (c > 1 && a != "true" ? k * 0.125 : 0) }'
               done
             done
             """;
@@ -163,7 +165,9 @@ class TechniqueComparisonTest {
                 .contains("mf, 1 x 1, single node: " + launcher + " launch --nodes 1 --pin-cores -- mf --threads 1 "
                         + "--epochs 2\n")
                 .contains("mf, 4 x 1, ADAPTIVE: " + launcher + " launch --nodes 4 --pin-cores -- mf --threads 1 "
-                        + "--epochs 2 --technique ADAPTIVE\n");
+                        + "--epochs 2 --technique ADAPTIVE\n")
+                .contains("mf, 2 x 1, parts alone, no communication: " + launcher + " launch --nodes 2 --pin-cores "
+                        + "--alone -- mf --threads 1 --epochs 2\n");
         String markdown = Files.readString(page);
         ReportRegion mfScaling = ReportRegion.scaling(ReportSubject.of(Workload.MF));
         ReportRegion w2vScaling = ReportRegion.scaling(ReportSubject.of(Workload.W2V));
@@ -175,11 +179,15 @@ class TechniqueComparisonTest {
         // Node 0 sends 2 MiB per epoch and trains 1 Mi entries, a share of 1 / N per node.
         assertThat(markdown)
                 .containsPattern(withWholeRun("| 1 x 1, single node | 1.00 | 1.00x | 1.00 | 1.00x | 1.00x | 0.3000 | +0.0% | 2.0 | 2.0 |",
+                        "| 2 x 1, parts alone, no communication | 0.50 | 2.00x | 0.50 | 2.00x | 1.00x | – | – | 2.0 | 4.0 |",
                         "| 2 x 1, STATIC | 4.00 | 0.25x | 4.00 | 0.25x | 1.00x | 0.3000 | +0.0% | 2.0 | 4.0 |",
                         "| 2 x 1, ADAPTIVE | 1.00 | 1.00x | 1.00 | 1.00x | 1.00x | 0.3000 | +0.0% | 2.0 | 4.0 |",
+                        "| 4 x 1, parts alone, no communication | 0.50 | 2.00x | 0.50 | 2.00x | 1.00x | – | – | 2.0 | 8.0 |",
                         "| 4 x 1, STATIC | 4.00 | 0.25x | 4.00 | 0.25x | 1.00x | 0.3000 | +0.0% | 2.0 | 8.0 |",
                         "| 4 x 1, ADAPTIVE | 1.00 | 1.00x | 1.00 | 1.00x | 1.00x | 0.3000 | +0.0% | 2.0 | 8.0 |"))
                 .contains("| 1 x 1, single node | 0 | 1.00 | 0.50 | 0.25 | 0.00 | 0.01 | 0.01 | 0.01 | 0.22 |\n"
+                        + "| 2 x 1, parts alone, no communication | 0 | 0.50 | 0.25 | 0.00 | 0.00 | 0.01 | 0.01 | 0.01 | 0.22 |\n"
+                        + "| 2 x 1, parts alone, no communication | 1 | 0.50 | 0.25 | 0.00 | 0.00 | 0.01 | 0.01 | 0.01 | 0.22 |\n"
                         + "| 2 x 1, STATIC | 0 | 4.00 | 2.00 | 0.25 | 0.12 | 0.01 | 0.01 | 0.01 | 1.60 |\n"
                         + "| 2 x 1, STATIC | 1 | 4.00 | 2.00 | 0.25 | 0.12 | 0.01 | 0.01 | 0.01 | 1.60 |\n"
                         + "| 2 x 1, ADAPTIVE | 0 | 1.00 | 0.50 | 0.25 | 0.12 | 0.01 | 0.01 | 0.01 | 0.10 |\n")
@@ -189,6 +197,8 @@ class TechniqueComparisonTest {
                         + "on a processor of its own (`--pin-cores`: node i on processor i mod ")
                 .contains("the single-node baseline runs 1 thread(s) in one JVM on one processor")
                 .contains("| 1 x 1, single node | 1.00 | 4.00x | 0.3000 | 100.0% | 4.0 |\n");
+        assertThat(markdown.substring(markdown.indexOf(ReportRegion.comparison(ReportSubject.of(Workload.MF)).begin())))
+                .as("the technique comparison leaves the parts alone out").doesNotContain(RunConfig.ALONE);
         assertThat(out.toString()).as("stdout has the scaling reports too").contains("### w2v: speed-up over one node");
         assertThat(repo.resolve("logs/mf-1x1-single-node.out")).content().startsWith("[node 0] RESULT epoch=1");
     }

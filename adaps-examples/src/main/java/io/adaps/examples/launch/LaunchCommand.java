@@ -40,6 +40,7 @@ import picocli.CommandLine.Spec;
                     + "stops all nodes.",
             ""},
         footer = {"", "Example: adaps-example launch --nodes 2 -- mf --threads 1",
+            "         adaps-example launch --nodes 2 --pin-cores --alone -- mf --threads 1",
             "         adaps-example launch --nodes 3 --restarts 2 -- mf --checkpoint-dir /tmp/mf-checkpoints "
                     + "--checkpoint-every 30s"})
 public final class LaunchCommand implements Callable<Integer> {
@@ -65,6 +66,12 @@ public final class LaunchCommand implements Callable<Integer> {
             description = "Run node i on processor i mod processors only (taskset), so that each node has a core "
                     + "of its own as on a cluster of machines; with --nodes 1 the single node gets one core.")
     private boolean pinCores;
+
+    @Option(names = "--alone",
+            description = "Start the N JVMs as single nodes that do not connect, node i training alone the share of "
+                    + "the data that node i of the cluster would (the application gets --part i/N): with --pin-cores, "
+                    + "what the cluster's nodes could reach on these processors if communication cost nothing.")
+    private boolean alone;
 
     @Option(names = "--restarts", paramLabel = "N", defaultValue = "0",
             description = "When a node fails, stop the others and start every node again with --resume, at most N "
@@ -99,7 +106,7 @@ public final class LaunchCommand implements Callable<Integer> {
     /** Runs {@code args} on a fresh cluster until every node has exited. */
     private LocalCluster.Outcome run(List<String> args, PrefixedConsole console) throws IOException, InterruptedException {
         LocalCluster.Spec cluster = new LocalCluster.Spec(nodes, Examples.class.getName(), args,
-                System.getProperty("java.class.path"), heap, FAILURE_GRACE, pinCores);
+                System.getProperty("java.class.path"), heap, FAILURE_GRACE, pinCores, alone);
         try (LocalCluster running = LocalCluster.start(cluster, console)) {
             Thread cleanup = new Thread(running::close, "adaps-launch-cleanup");
             Runtime.getRuntime().addShutdownHook(cleanup);
@@ -118,6 +125,10 @@ public final class LaunchCommand implements Callable<Integer> {
             checkNonNegative(restarts, "--restarts");
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (alone && restarts > 0) {
+            throw new ParameterException(spec.commandLine(), "--restarts=" + restarts + " (expected 0 with --alone: "
+                    + "single nodes that fail are not restarted)");
         }
         if (restarts > 0 && application.stream().noneMatch(arg -> arg.startsWith(CHECKPOINT_DIR))) {
             throw new ParameterException(spec.commandLine(), "--restarts=" + restarts + " (expected an application "

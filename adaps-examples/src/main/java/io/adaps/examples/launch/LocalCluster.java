@@ -135,14 +135,22 @@ public final class LocalCluster implements AutoCloseable {
         command.add("-Xmx" + spec.heap());
         command.add(spec.mainClass());
         command.addAll(spec.args());
+        if (spec.alone()) {
+            command.addAll(List.of(PART, node + "/" + spec.nodes()));
+        }
         ProcessBuilder builder = new ProcessBuilder(command);
         // The class path goes in the environment, not on the command line: a long one (a test's,
         // with every dependency) would pass the kernel's limit for one argument, and it hid the
         // command line from ProcessHandle.Info (which reads one page of /proc/<pid>/cmdline).
         builder.environment().put("CLASSPATH", spec.classPath());
-        builder.environment().put("ADAPS_NODE_ID", Integer.toString(node));
-        builder.environment().put("ADAPS_PEERS", String.join(",", peers));
-        builder.environment().put("ADAPS_CLUSTER_ID", clusterId);
+        if (spec.alone()) {
+            // A single node: no cluster from this launcher, nor one inherited from its environment.
+            builder.environment().keySet().removeAll(List.of("ADAPS_NODE_ID", "ADAPS_PEERS", "ADAPS_CLUSTER_ID"));
+        } else {
+            builder.environment().put("ADAPS_NODE_ID", Integer.toString(node));
+            builder.environment().put("ADAPS_PEERS", String.join(",", peers));
+            builder.environment().put("ADAPS_CLUSTER_ID", clusterId);
+        }
         Process process = builder.start();
         processes.add(process);
         process.onExit().thenRun(() -> exits.add(node));
@@ -152,6 +160,8 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Runs a command on chosen processors (util-linux, on every Linux). */
     private static final String TASKSET = "taskset";
+    /** The examples' option that makes a single node train one part of the data ({@code PartOption}). */
+    private static final String PART = "--part";
 
     /** The java binary of this JVM, so that the nodes run on the same Java. */
     private static String javaBinary() {
@@ -317,9 +327,13 @@ public final class LocalCluster implements AutoCloseable {
      * @param pinCores     whether node {@code i}'s JVM runs on processor {@code i mod processors}
      *                     only ({@code taskset}), so that each node has a core of its own as on a
      *                     cluster of machines; one node is then pinned to one core too
+     * @param alone        whether the JVMs are single nodes that do not form a cluster, JVM
+     *                     {@code i} training alone the part of the data that node {@code i} of the
+     *                     cluster would ({@code --part i/N} after {@code args}): with
+     *                     {@code pinCores}, what the cluster's nodes could do without communication
      */
     public record Spec(int nodes, String mainClass, List<String> args, String classPath, String heap,
-                       Duration failureGrace, boolean pinCores) {
+                       Duration failureGrace, boolean pinCores, boolean alone) {
         private static final Pattern HEAP = Pattern.compile("[1-9][0-9]*[kKmMgG]?");
 
         /**
@@ -343,6 +357,12 @@ public final class LocalCluster implements AutoCloseable {
         public Spec(int nodes, String mainClass, List<String> args, String classPath, String heap,
                     Duration failureGrace) {
             this(nodes, mainClass, args, classPath, heap, failureGrace, false);
+        }
+
+        /** A cluster, its JVMs pinned to a processor each or not. */
+        public Spec(int nodes, String mainClass, List<String> args, String classPath, String heap,
+                    Duration failureGrace, boolean pinCores) {
+            this(nodes, mainClass, args, classPath, heap, failureGrace, pinCores, false);
         }
 
         /**

@@ -17,9 +17,11 @@ import io.adaps.api.Consistency;
 import io.adaps.api.Technique;
 import io.adaps.examples.CheckpointOptions;
 import io.adaps.examples.ConsistencyOption;
+import io.adaps.examples.DataPart;
 import io.adaps.examples.EpochClocks;
 import io.adaps.examples.Checkpointing;
 import io.adaps.examples.Checks;
+import io.adaps.examples.PartOption;
 import io.adaps.examples.Seeds;
 import io.adaps.examples.metrics.MetricsEndpoint;
 import io.adaps.examples.metrics.MetricsOption;
@@ -138,6 +140,9 @@ public final class MfCommand implements Callable<Integer> {
 
     @Mixin
     private ConsistencyOption consistencyOption;
+
+    @Mixin
+    private PartOption partOption;
     private Consistency consistency;
 
     @Option(names = "--train", paramLabel = "FILE",
@@ -193,7 +198,8 @@ public final class MfCommand implements Callable<Integer> {
              MetricsEndpoint served = metrics.startFor(node, out);
              MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, learningRate, regularization,
                      threads, batch)) {
-            EpochPlan plan = EpochPlan.of(technique, schedule, data, node.nodeId(), node.clusterSize(),
+            DataPart part = partOption.part(node);
+            EpochPlan plan = EpochPlan.of(technique, schedule, data, part.index(), part.count(),
                     Seeds.derive(seed, SCHEDULE_SEED, 0));
             trainer.alignClocks(EpochClocks.agree(node, trainer.mostChunks(plan.train())));
             if (node.nodeId() == 0) {
@@ -206,7 +212,7 @@ public final class MfCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "entries: %d train, %d test, of a %d x %d matrix (%.2f s to load)%n",
                         train.size(), data.test().size(), train.numRows(), train.numCols(), loadSeconds);
             }
-            new MfRun(node, trainer, plan, out, checkpoints).run(epochs);
+            new MfRun(node, part, trainer, plan, out, checkpoints).run(epochs);
             node.barrier();
             checkpoints.finish(node, out);
         }
@@ -238,6 +244,7 @@ public final class MfCommand implements Callable<Integer> {
             throw usageError(e.getMessage());
         }
         checkpointOptions.validate();
+        partOption.validate();
         consistency = consistencyOption.consistency();
         if (trainFile == null) {
             if (testFile != null) {

@@ -5,6 +5,7 @@ import java.util.Locale;
 
 import io.adaps.api.AdaPS;
 import io.adaps.examples.Checkpointing;
+import io.adaps.examples.DataPart;
 import io.adaps.examples.EpochCuts;
 import io.adaps.examples.EpochProgress;
 import io.adaps.examples.SetupGarbage;
@@ -31,6 +32,7 @@ import me.tongfei.progressbar.ProgressBar;
  */
 final class MfRun {
     private final AdaPS node;
+    private final DataPart part;
     private final MfTrainer trainer;
     private final EpochPlan plan;
     private final ClusterStats stats;
@@ -40,11 +42,13 @@ final class MfRun {
     /**
      * A run of {@code trainer} on {@code node} as {@code plan} says.
      *
+     * @param part        the share of the data {@code plan} trains, which the run's reports name
      * @param out         where the reports go
      * @param checkpoints when to checkpoint, and whether the run resumed from one
      */
-    MfRun(AdaPS node, MfTrainer trainer, EpochPlan plan, PrintWriter out, Checkpointing checkpoints) {
+    MfRun(AdaPS node, DataPart part, MfTrainer trainer, EpochPlan plan, PrintWriter out, Checkpointing checkpoints) {
         this.node = node;
+        this.part = part;
         this.trainer = trainer;
         this.plan = plan;
         this.stats = new ClusterStats(node);
@@ -58,9 +62,9 @@ final class MfRun {
      * within an epoch, with the steps after its cut.
      */
     void run(int epochs) {
-        if (node.clusterSize() > 1) {
-            out.printf(Locale.ROOT, "node %d of %d: trains on %d entries, tests on %d%n", node.nodeId(),
-                    node.clusterSize(), plan.train().size(), plan.test().size());
+        if (part.isShare()) {
+            out.printf(Locale.ROOT, "%s: trains on %d entries, tests on %d%n", part.describe(), plan.train().size(),
+                    plan.test().size());
         }
         SteppedEpoch steps = plan.epoch(trainer);
         EpochProgress at = checkpoints.start(node, steps.steps(), out);
@@ -108,7 +112,7 @@ final class MfRun {
             }
             checkpoints.afterEpoch(node, epoch, epochs, out);
         }
-        cpu.lines(node.nodeId()).forEach(out::println);
+        cpu.lines(part.index()).forEach(out::println);
         RunOutput.printSummary(out, node.metrics());
     }
 

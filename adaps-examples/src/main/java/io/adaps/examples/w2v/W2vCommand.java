@@ -19,9 +19,11 @@ import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
 import io.adaps.examples.CheckpointOptions;
 import io.adaps.examples.ConsistencyOption;
+import io.adaps.examples.DataPart;
 import io.adaps.examples.EpochClocks;
 import io.adaps.examples.Checkpointing;
 import io.adaps.examples.Checks;
+import io.adaps.examples.PartOption;
 import io.adaps.examples.Seeds;
 import io.adaps.examples.metrics.MetricsEndpoint;
 import io.adaps.examples.metrics.MetricsOption;
@@ -135,6 +137,9 @@ public final class W2vCommand implements Callable<Integer> {
 
     @Mixin
     private ConsistencyOption consistencyOption;
+
+    @Mixin
+    private PartOption partOption;
     private Consistency consistency;
 
     @Option(names = "--max-lines", paramLabel = "N",
@@ -171,16 +176,17 @@ public final class W2vCommand implements Callable<Integer> {
         SgnsSettings settings = new SgnsSettings(window, negatives, learningRate, epochs);
         Checkpointing checkpoints = checkpointOptions.checkpointing();
         try (AdaPS node = startNode(vocabulary, checkpoints); MetricsEndpoint served = metrics.startFor(node, out)) {
-            ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(node.nodeId(), node.clusterSize()), threads,
+            DataPart part = partOption.part(node);
+            ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(part.index(), part.count()), threads,
                     ChunkSchedule.DEFAULT_CHUNK_WORDS);
-            try (W2vTrainer trainer = new W2vTrainer(node, schedule, new Subsampler(vocabulary, subsample), settings,
-                    Seeds.derive(seed, TRAINING_SEED, 0))) {
+            try (W2vTrainer trainer = new W2vTrainer(node, part, schedule, new Subsampler(vocabulary, subsample),
+                    settings, Seeds.derive(seed, TRAINING_SEED, 0))) {
                 trainer.alignClocks(EpochClocks.agree(node, schedule.mostChunks()));
                 if (node.nodeId() == 0) {
                     printHeader(out, counts, split, node, loadSeconds);
                 }
-                new W2vRun(node, trainer, split, vocabulary, settings, Seeds.derive(seed, HELD_OUT_SEED, 0), out,
-                        checkpoints).run(epochs);
+                new W2vRun(node, part, trainer, split, vocabulary, settings, Seeds.derive(seed, HELD_OUT_SEED, 0),
+                        out, checkpoints).run(epochs);
             }
             node.barrier();
             checkpoints.finish(node, out);
@@ -230,6 +236,7 @@ public final class W2vCommand implements Callable<Integer> {
             throw usageError(e.getMessage());
         }
         checkpointOptions.validate();
+        partOption.validate();
         consistency = consistencyOption.consistency();
         if (corpusFiles != null) {
             for (Path file : corpusFiles) {

@@ -9,6 +9,7 @@ import java.util.stream.IntStream;
 import io.adaps.api.AdaPS;
 import io.adaps.api.NodeMetrics;
 import io.adaps.examples.Checkpointing;
+import io.adaps.examples.DataPart;
 import io.adaps.examples.EpochCuts;
 import io.adaps.examples.EpochProgress;
 import io.adaps.examples.SetupGarbage;
@@ -42,6 +43,7 @@ final class W2vRun {
     private static final int NEIGHBOURS = 5;
 
     private final AdaPS node;
+    private final DataPart part;
     private final W2vTrainer trainer;
     private final CorpusSplit split;
     private final Vocabulary vocabulary;
@@ -57,13 +59,15 @@ final class W2vRun {
     /**
      * A run of {@code trainer} on {@code node}, which declares {@link #STATS_TABLE}.
      *
-     * @param seed seeds the held-out negatives
+     * @param part        the share of the data {@code trainer} trains, which the run's reports name
+     * @param seed        seeds the held-out negatives
      * @param out         where the reports go
      * @param checkpoints when to checkpoint, and whether the run resumed from one
      */
-    W2vRun(AdaPS node, W2vTrainer trainer, CorpusSplit split, Vocabulary vocabulary, SgnsSettings settings,
-           long seed, PrintWriter out, Checkpointing checkpoints) {
+    W2vRun(AdaPS node, DataPart part, W2vTrainer trainer, CorpusSplit split, Vocabulary vocabulary,
+           SgnsSettings settings, long seed, PrintWriter out, Checkpointing checkpoints) {
         this.node = node;
+        this.part = part;
         this.trainer = trainer;
         this.split = split;
         this.vocabulary = vocabulary;
@@ -83,9 +87,8 @@ final class W2vRun {
      * within an epoch, with the chunks after its cut.
      */
     void run(int epochs) {
-        if (node.clusterSize() > 1) {
-            out.printf(Locale.ROOT, "node %d of %d: trains on %d words%n", node.nodeId(), node.clusterSize(),
-                    trainer.words());
+        if (part.isShare()) {
+            out.printf(Locale.ROOT, "%s: trains on %d words%n", part.describe(), trainer.words());
         }
         EpochProgress at = checkpoints.start(node, trainer.steps(), out);
         if (at.epoch() == 1 && !at.begun()) {
@@ -133,7 +136,7 @@ final class W2vRun {
             }
             checkpoints.afterEpoch(node, epoch, epochs, out);
         }
-        cpu.lines(node.nodeId()).forEach(out::println);
+        cpu.lines(part.index()).forEach(out::println);
         RunOutput.printSummary(out, node.metrics());
     }
 

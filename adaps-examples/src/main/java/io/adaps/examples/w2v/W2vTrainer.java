@@ -5,6 +5,7 @@ import static io.adaps.examples.Checks.checkNotNull;
 import java.util.function.LongConsumer;
 
 import io.adaps.api.AdaPS;
+import io.adaps.examples.DataPart;
 import io.adaps.examples.Seeds;
 import io.adaps.examples.SteppedEpoch;
 import io.adaps.examples.mf.ShardPool;
@@ -30,13 +31,24 @@ final class W2vTrainer implements SteppedEpoch, AutoCloseable {
      *             the node and thread numbers
      */
     W2vTrainer(AdaPS node, ChunkSchedule schedule, Subsampler subsampler, SgnsSettings settings, long seed) {
+        this(node, DataPart.of(node), schedule, subsampler, settings, seed);
+    }
+
+    /**
+     * A trainer of {@code part} of the data ({@code schedule} holds its sentences): each thread's
+     * stream is derived from {@code seed} and the part's and thread's numbers, so that a part
+     * trained alone draws what the cluster's node of that number would.
+     */
+    W2vTrainer(AdaPS node, DataPart part, ChunkSchedule schedule, Subsampler subsampler, SgnsSettings settings,
+               long seed) {
         checkNotNull(node, "node");
+        checkNotNull(part, "part");
         this.schedule = checkNotNull(schedule, "schedule");
         checkNotNull(subsampler, "subsampler");
         checkNotNull(settings, "settings");
         this.workers = new W2vWorker[schedule.threads()];
         for (int t = 0; t < workers.length; t++) {
-            workers[t] = new W2vWorker(node, schedule, t, subsampler, settings, Seeds.derive(seed, node.nodeId(), t));
+            workers[t] = new W2vWorker(node, schedule, t, subsampler, settings, Seeds.derive(seed, part.index(), t));
         }
         this.pool = new ShardPool(workers.length, "adaps-w2v");
     }

@@ -24,6 +24,7 @@ class LaunchCommandTest {
             --bogus -- mf                    ; Unknown option: '--bogus'
             --restarts=-1 -- mf              ; --restarts=-1 (expected >= 0)
             --restarts=2 -- mf --threads=1   ; --restarts=2 (expected an application with --checkpoint-dir, whose newest checkpoint the restarted nodes resume from)
+            --alone --restarts=1 -- mf --checkpoint-dir=c ; --restarts=1 (expected 0 with --alone: single nodes that fail are not restarted)
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flags, String message) {
         StringWriter out = new StringWriter();

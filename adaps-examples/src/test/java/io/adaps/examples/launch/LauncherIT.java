@@ -2,8 +2,6 @@ package io.adaps.examples.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -12,8 +10,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.adaps.examples.CommandRun;
 import io.adaps.examples.Examples;
-import picocli.CommandLine;
 
 /** The launcher with real processes: environment, failures, the watchdog and clean-up. */
 class LauncherIT {
@@ -27,18 +25,37 @@ class LauncherIT {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void anApplicationFailingOnEveryNodeFailsTheLaunchWithItsExitCode() {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = Examples.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
+        CommandRun run = CommandRun.run("launch", "--nodes=" + NODES, "--heap=128m", "--", "mf", "--bogus");
 
-        int exitCode = commandLine.execute("launch", "--nodes=" + NODES, "--heap=128m", "--", "mf", "--bogus");
-
-        assertThat(exitCode).as(err.toString()).isEqualTo(2);
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
         for (int node = 0; node < NODES; node++) {
-            assertThat(err.toString()).contains("[node " + node + "] Unknown option: '--bogus'");
+            assertThat(run.err()).contains("[node " + node + "] Unknown option: '--bogus'");
         }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aloneEachJvmIsASingleNodeTrainingItsPart() {
+        CommandRun run = CommandRun.run("launch", "--nodes=2", "--alone", "--heap=256m", "--", "mf", "--rows=200",
+                "--cols=100", "--entries=20000", "--rank=8", "--epochs=1", "--threads=1");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        for (int node = 0; node < 2; node++) {
+            assertThat(run.out()).contains("[node " + node + "] training: 1 node(s) x 1 thread(s)")
+                    .containsPattern("\\[node " + node + "] part " + node + " of 2, alone: trains on \\d+ entries")
+                    .containsPattern("\\[node " + node + "] CPU node=" + node + " epochs=1 ");
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aPartIsRefusedOnTheNodesOfACluster() {
+        CommandRun run = CommandRun.run("launch", "--nodes=2", "--heap=256m", "--", "mf", "--rows=200", "--cols=100",
+                "--entries=20000", "--rank=8", "--epochs=1", "--threads=1", "--part=0/2");
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+        assertThat(run.err()).contains("--part=0/2 (expected only on a single node: the 2 nodes of this cluster "
+                + "train their shares together)");
     }
 
     @Test

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,12 +41,31 @@ class W2vCommandTest {
             --resume              ; --resume (expected only together with --checkpoint-dir)
             --checkpoint-every=0  ; --checkpoint-every=0 (expected > 0)
             --checkpoint-every=2x ; --checkpoint-every=2x (expected EPOCHS or a duration such as 30s)
+            --part=0/0            ; --part=0/0 (expected I/N with 0 <= I < N, e.g. 1/2)
+            --part=a/b            ; --part=a/b (expected I/N with 0 <= I < N, e.g. 1/2)
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flag, String message) {
         CommandRun run = run("w2v", flag);
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains(message).contains("Usage: adaps-example w2v");
         assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void partsTrainedAloneShareTheSentencesAsTheNodesOfACluster() {
+        long trained = 0;
+        long total = -1;
+        for (int part = 0; part < 2; part++) {
+            CommandRun run = run("w2v", "--max-lines=400", "--dim=8", "--epochs=1", "--threads=1", "--part=" + part + "/2");
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            Matcher training = Pattern.compile("training: 392 sentences, (\\d+) words").matcher(run.out());
+            Matcher share = Pattern.compile("part " + part + " of 2, alone: trains on (\\d+) words").matcher(run.out());
+            assertThat(training.find() && share.find()).as(run.out()).isTrue();
+            total = Long.parseLong(training.group(1));
+            trained += Long.parseLong(share.group(1));
+            assertThat(run.out()).containsPattern("CPU node=" + part + " epochs=1 ");
+        }
+        assertThat(trained).as("the parts cover the training words once").isEqualTo(total);
     }
 
     @Test
