@@ -89,7 +89,8 @@ sealed interface EpochPlan {
 
     private static EpochPlan intentHogwild(MfData.Split data, int node, int nodes, StepScales scales) {
         BlockPartition partition = BlockPartition.sharingHotRows(data.train(), nodes);
-        return new IntentHogwild(partition.shard(data.train(), node), partition.shard(data.test(), node), scales);
+        return new IntentHogwild(partition.shard(data.train(), node), partition.shard(data.test(), node), scales,
+                node, nodes);
     }
 
     /**
@@ -127,11 +128,13 @@ sealed interface EpochPlan {
      * @param train  this node's training entries
      * @param test   this node's test entries
      * @param scales the step sizes' scales
+     * @param node   which node's share this is, of {@code nodes}: its walk over the column blocks
+     *               starts with that node's home
      */
-    record IntentHogwild(MfData train, MfData test, StepScales scales) implements EpochPlan {
+    record IntentHogwild(MfData train, MfData test, StepScales scales, int node, int nodes) implements EpochPlan {
         @Override
         public SteppedEpoch epoch(MfTrainer trainer) {
-            return trainer.withIntent(train, scales);
+            return trainer.withIntent(train, scales, node, nodes);
         }
 
         @Override

@@ -201,14 +201,16 @@ public final class MfTrainer implements AutoCloseable {
      * evaluates, the caller must then wait at {@link AdaPS#barrier()} (as {@code MfRun} does after
      * every epoch), so that every node's updates are in.
      *
+     * @param share  which node's share {@code train} is, of {@code shares} (this node's in its
+     *               cluster, or a part trained alone): the column blocks' walk starts with that
+     *               node's home, as {@link ColumnBlocks#blockRanks} orders them
      * @throws IllegalArgumentException if the data does not fit the tables
      */
-    SteppedEpoch withIntent(MfData train, StepScales scales) {
+    SteppedEpoch withIntent(MfData train, StepScales scales, int share, int shares) {
         checkFits(train);
         checkNotNull(scales, "scales");
-        int nodes = node.clusterSize();
-        int[] ranks = ColumnBlocks.blockRanks(train.numCols(), nodes, node.nodeId(),
-                col -> Partitioning.RANGE.home(colTable, col, nodes));
+        int[] ranks = ColumnBlocks.blockRanks(train.numCols(), shares, share,
+                col -> Partitioning.RANGE.home(colTable, col, shares));
         MfData ordered = ColumnBlocks.ordered(new IntentSchedule(train, pool.threads(), batchSize), ranks,
                 (int) Math.min(Integer.MAX_VALUE, (long) batchSize * ColumnBlocks.WALK_BATCHES));
         IntentSchedule schedule = new IntentSchedule(ordered, pool.threads(), batchSize);

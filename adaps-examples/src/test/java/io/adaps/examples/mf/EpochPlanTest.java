@@ -66,6 +66,9 @@ class EpochPlanTest {
             for (int node = 0; node < 2; node++) {
                 EpochPlan plan = EpochPlan.of(technique, DATA, node, 2, 11);
                 assertThat(plan).as("%s", technique).isInstanceOf(EpochPlan.IntentHogwild.class);
+                EpochPlan.IntentHogwild intent = (EpochPlan.IntentHogwild) plan;
+                assertThat(new int[] {intent.node(), intent.nodes()}).as("whose walk over the column blocks")
+                        .containsExactly(node, 2);
                 assertThat(plan.train().values()).containsExactly(partition.shard(DATA.train(), node).values());
                 assertThat(plan.test().values()).containsExactly(partition.shard(DATA.test(), node).values());
                 // A row belongs to one node only, unless it is among the hottest.
