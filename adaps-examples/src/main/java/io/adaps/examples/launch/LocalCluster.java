@@ -86,7 +86,7 @@ public final class LocalCluster implements AutoCloseable {
         checkNotNull(spec, "spec");
         checkNotNull(output, "output");
         List<String> peers = new ArrayList<>();
-        for (int port : freePorts(spec.nodes())) {
+        for (int port : spec.alone() ? List.<Integer>of() : freePorts(spec.nodes())) {
             peers.add("127.0.0.1:" + port);
         }
         LocalCluster cluster = new LocalCluster(spec, output, List.copyOf(peers));
@@ -181,7 +181,7 @@ public final class LocalCluster implements AutoCloseable {
         return processes.size();
     }
 
-    /** Every node's address, in node id order: the {@code ADAPS_PEERS} of the nodes. */
+    /** Every node's address, in node id order: the {@code ADAPS_PEERS} of the nodes; none when they run alone. */
     public List<String> peers() {
         return peers;
     }
