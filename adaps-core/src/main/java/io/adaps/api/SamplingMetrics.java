@@ -2,14 +2,16 @@ package io.adaps.api;
 
 /**
  * What a node's workers did with sampling access ({@link TableView#prepareSample},
- * {@link TableView#pullSample}) under its {@link SamplingScheme}.
+ * {@link TableView#pullSample}, {@link TableView#takeSample}) under its {@link SamplingScheme}.
  *
  * @param scheme            the node's scheme
  * @param samples           samples prepared
  * @param rowsDrawn         rows of those samples
- * @param rowsPulled        rows of samples pulled
+ * @param rowsPulled        rows of samples pulled, or taken without their values
+ *                          ({@link TableView#takeSample})
  * @param rowsLocalAtPull   rows of samples pulled that were read in this node's memory (owned or
- *                          replica); the others were read at other nodes
+ *                          replica), and rows taken that could be read here at once; the others
+ *                          were (or are to be) read at other nodes
  * @param localRedraws      {@link SamplingScheme#LOCAL}: draws that were drawn again because
  *                          their row was not held here
  * @param poolRefills       {@link SamplingScheme#POOL}: pool generations drawn (the first two of

@@ -44,6 +44,19 @@ public interface TableView extends ParameterAccess {
     void pullSample(long handle, long[] keysOut, int keysOffset, float[] valuesOut, int valuesOffset);
 
     /**
+     * Takes a prepared sample's rows without their values: writes them to {@code keysOut} from
+     * {@code keysOffset}, which must have room for them, uses the handle up as
+     * {@link #pullSample} does, and returns how many there are. For a caller that reads the rows
+     * together with others, such as in one {@link #pullAsync} that overlaps its computation; the
+     * rows are the ones {@code pullSample} would have given, and count in the node's
+     * {@link SamplingMetrics} as pulled, local if this node could read them at once when taken.
+     *
+     * @throws IllegalArgumentException if the handle is not a prepared, unpulled sample of this
+     *                                  table and worker, or {@code keysOut} has no room for its rows
+     */
+    int takeSample(long handle, long[] keysOut, int keysOffset);
+
+    /**
      * Runs {@code update} on the stored values of row {@code row} of this table and row
      * {@code otherRow} of {@code other}'s table, in place, if this node holds both rows now and no
      * other thread is writing either; returns whether it did. The Hogwild step of a pair of

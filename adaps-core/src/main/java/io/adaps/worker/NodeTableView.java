@@ -46,6 +46,11 @@ final class NodeTableView extends AbstractAccess implements TableView {
     }
 
     @Override
+    public int takeSample(long handle, long[] keysOut, int keysOffset) {
+        return worker.takeSample(table, handle, keysOut, keysOffset);
+    }
+
+    @Override
     public boolean updateInPlace(long row, TableView other, long otherRow, InPlaceUpdate update) {
         return worker.updateInPlace(table, row, other, otherRow, update);
     }

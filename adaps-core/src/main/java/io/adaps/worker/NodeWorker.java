@@ -934,16 +934,8 @@ public final class NodeWorker extends AbstractAccess implements Worker {
      */
     void pullSample(Table table, long handle, long[] keysOut, int keysOffset, float[] valuesOut, int valuesOffset,
                     boolean exactLength) {
-        checkUsable();
-        checkNotNull(keysOut, "keysOut");
         checkNotNull(valuesOut, "valuesOut");
-        samples.check(handle, table.id(), table.name());
-        int n = samples.size(handle);
-        if (exactLength ? keysOut.length != n : keysOffset < 0 || keysOffset > keysOut.length - n) {
-            throw new IllegalArgumentException((exactLength ? "keysOut.length=" + keysOut.length
-                    : "keysOffset=" + keysOffset + ", keysOut.length=" + keysOut.length)
-                    + " (expected room for the " + n + " rows of sample " + handle + ")");
-        }
+        int n = checkSample(table, handle, keysOut, keysOffset, exactLength);
         checkBuffer(Operation.PULL, valuesOut, valuesOffset, (long) n * table.valueLength(), exactLength);
         System.arraycopy(samples.keys(handle), 0, keysOut, keysOffset, n);
         samples.release(handle);
@@ -953,6 +945,42 @@ public final class NodeWorker extends AbstractAccess implements Worker {
                 TICKET_IF_REMOTE));
         counters[SAMPLE_ROWS_PULLED] += n;
         counters[SAMPLE_ROWS_LOCAL] += localPulls - localBefore;
+    }
+
+    /**
+     * Writes a prepared sample's rows to {@code keysOut} without pulling them, and uses the
+     * handle up; the rows count as pulled, local if readable here now (as a pull would have read
+     * them at once). Returns the number of rows.
+     */
+    int takeSample(Table table, long handle, long[] keysOut, int keysOffset) {
+        int n = checkSample(table, handle, keysOut, keysOffset, false);
+        long[] keys = samples.keys(handle);
+        TableStore store = stores[table.id()];
+        int local = 0;
+        for (int i = 0; i < n; i++) {
+            if (store.holdsReadable(keys[i])) {
+                local++;
+            }
+        }
+        System.arraycopy(keys, 0, keysOut, keysOffset, n);
+        samples.release(handle);
+        counters[SAMPLE_ROWS_PULLED] += n;
+        counters[SAMPLE_ROWS_LOCAL] += local;
+        return n;
+    }
+
+    /** Checks that {@code handle} is a prepared sample of {@code table} whose rows fit {@code keysOut}; returns their count. */
+    private int checkSample(Table table, long handle, long[] keysOut, int keysOffset, boolean exactLength) {
+        checkUsable();
+        checkNotNull(keysOut, "keysOut");
+        samples.check(handle, table.id(), table.name());
+        int n = samples.size(handle);
+        if (exactLength ? keysOut.length != n : keysOffset < 0 || keysOffset > keysOut.length - n) {
+            throw new IllegalArgumentException((exactLength ? "keysOut.length=" + keysOut.length
+                    : "keysOffset=" + keysOffset + ", keysOut.length=" + keysOut.length)
+                    + " (expected room for the " + n + " rows of sample " + handle + ")");
+        }
+        return n;
     }
 
     /** Whether this node's manager places parameters by intent (a cluster of one has nothing to place). */

@@ -65,7 +65,7 @@ class AllocationFreeTest {
         }
     }
 
-    /** prepareSample and pullSample allocate nothing per call under any scheme (pool refills included). */
+    /** prepareSample, pullSample and takeSample allocate nothing per call under any scheme (pool refills included). */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.EnumSource(io.adaps.api.SamplingScheme.class)
     void samplingAllocatesNothing(io.adaps.api.SamplingScheme scheme) {
@@ -87,8 +87,10 @@ class AllocationFreeTest {
                 long clock = worker.clock();
                 long first = w.prepareSample(32, clock, clock + 1);
                 long second = w.prepareSample(32, clock, clock + 2);
+                long third = w.prepareSample(32, clock, clock + 2);
                 w.pullSample(first, keys, values);
                 w.pullSample(second, keys, 0, values, 0);
+                w.takeSample(third, keys, 0);
                 worker.advanceClock();
             };
             for (int i = 0; i < 20_000; i++) {
@@ -100,9 +102,9 @@ class AllocationFreeTest {
                 calls.run();
             }
             long allocated = counter.getThreadAllocatedBytes(thread) - before;
-            // 200,000 calls; a single allocation per call would be >= 3.2 MB.
+            // 300,000 calls; a single allocation per call would be >= 4.8 MB.
             assertThat(allocated).as("bytes allocated by 200,000 sampling calls under %s", scheme).isLessThan(64 * 1024);
-            assertThat(node.metrics().sampling().rowsPulled()).isEqualTo(70_000L * 64);
+            assertThat(node.metrics().sampling().rowsPulled()).isEqualTo(70_000L * 96);
         }
     }
 }

@@ -26,7 +26,8 @@ import io.adaps.testing.Concurrently;
 /**
  * What every {@link SamplingScheme} promises, written once: a pulled sample holds exactly
  * {@code n} rows of the table, with the rows' current values, on one node and across nodes while
- * the adaptive manager moves rows; handles are used once, by the worker and table they were
+ * the adaptive manager moves rows; a taken sample's rows read with an asynchronous pull hold the
+ * same; handles are used once, by the worker and table they were
  * prepared for, and every misuse is refused with a message naming the value and changes nothing;
  * workers sample concurrently.
  */
@@ -89,6 +90,56 @@ abstract class SamplingContract {
                 }
             }
             worker.advanceClock();
+        }
+    }
+
+    /**
+     * Prepares and takes {@code samples} samples of {@code n} rows, pulls each one's rows
+     * asynchronously after a row of its own at the front, and checks every row and value.
+     */
+    private static void takeAndCheck(Worker worker, String table, int samples, int n) {
+        TableView view = worker.table(table);
+        long[] keys = new long[n + 1];
+        float[] values = new float[(n + 1) * VALUE_LENGTH];
+        for (int s = 0; s < samples; s++) {
+            Arrays.fill(keys, -1);
+            Arrays.fill(values, Float.NaN);
+            keys[0] = s % ROWS;
+            long handle = view.prepareSample(n, worker.clock(), worker.clock() + 2);
+            assertThat(view.takeSample(handle, keys, 1)).isEqualTo(n);
+            worker.waitFor(view.pullAsync(keys, 0, n + 1, values, 0));
+            for (int i = 0; i <= n; i++) {
+                assertThat(keys[i]).as("row %d of sample %d", i, s).isBetween(0L, ROWS - 1L);
+                for (int c = 0; c < VALUE_LENGTH; c++) {
+                    assertThat(values[i * VALUE_LENGTH + c]).as("value %d of row %d", c, keys[i])
+                            .isEqualTo(value(keys[i], c));
+                }
+            }
+            worker.advanceClock();
+        }
+    }
+
+    @Test
+    void takenSamplesHoldNRowsToReadWithOthers() throws InterruptedException {
+        try (AdaPS node = SamplingSetup.single(scheme(), SamplingSetup.sampled("w", SamplingSetup.skewed()))) {
+            Worker worker = node.worker();
+            setKnownValues(worker, "w");
+            takeAndCheck(worker, "w", 200, 16);
+            SamplingMetrics metrics = node.metrics().sampling();
+            assertThat(metrics.samples()).isEqualTo(200);
+            assertThat(metrics.rowsPulled()).as("taken rows count as pulled").isEqualTo(200 * 16);
+            assertThat(metrics.rowsLocalAtPull()).as("one node holds every row").isEqualTo(200 * 16);
+        }
+        try (TestCluster cluster = fixture.cluster(2, SamplingSetup.settings(scheme(), Technique.ADAPTIVE,
+                SamplingSetup.sampled("w", SamplingSetup.skewed())))) {
+            setKnownValuesEverywhere(cluster, 0, "w");
+            takeAndCheck(cluster.node(0).worker(), "w", 100, 32);
+            takeAndCheck(cluster.node(1).worker(), "w", 100, 32);
+            for (int node = 0; node < 2; node++) {
+                SamplingMetrics metrics = cluster.node(node).metrics().sampling();
+                assertThat(metrics.rowsPulled()).isEqualTo(100 * 32);
+                assertThat(metrics.rowsLocalAtPull()).isBetween(0L, 100L * 32);
+            }
         }
     }
 
@@ -196,7 +247,17 @@ abstract class SamplingContract {
                     .hasMessage("dstOffset=9, dst.length=20 (expected room for 12 floats from the offset)");
             assertThatThrownBy(() -> w.pullSample(handle, null, values)).isInstanceOf(NullPointerException.class)
                     .hasMessage("keysOut=null (expected a value)");
-            assertThat(keys).as("keysOut after refused pulls").containsOnly(0L);
+            assertThatThrownBy(() -> w.takeSample(handle + 1, keys, 0)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("handle=" + (handle + 1) + " (expected a prepared sample not yet pulled)");
+            assertThatThrownBy(() -> v.takeSample(handle, keys, 0)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("handle=" + handle + " (expected a sample of table 'v', it was prepared for another table)");
+            assertThatThrownBy(() -> w.takeSample(handle, new long[6], 3)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("keysOffset=3, keysOut.length=6 (expected room for the 4 rows of sample " + handle + ")");
+            assertThatThrownBy(() -> w.takeSample(handle, keys, -1)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("keysOffset=-1, keysOut.length=4 (expected room for the 4 rows of sample " + handle + ")");
+            assertThatThrownBy(() -> w.takeSample(handle, null, 0)).isInstanceOf(NullPointerException.class)
+                    .hasMessage("keysOut=null (expected a value)");
+            assertThat(keys).as("keysOut after refused pulls and takes").containsOnly(0L);
             assertThat(node.metrics().sampling().rowsPulled()).isZero();
 
             // Every refusal left the handle prepared: it pulls now, once.
@@ -211,6 +272,12 @@ abstract class SamplingContract {
             }
             assertThatThrownBy(() -> w.pullSample(handle, keys, values)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("handle=" + handle + " (expected a prepared sample not yet pulled)");
+            assertThatThrownBy(() -> w.takeSample(handle, keys, 0)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("handle=" + handle + " (expected a prepared sample not yet pulled)");
+            long taken = w.prepareSample(4, 1, 2);
+            assertThat(w.takeSample(taken, keys, 0)).isEqualTo(4);
+            assertThatThrownBy(() -> w.pullSample(taken, keys, values)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("handle=" + taken + " (expected a prepared sample not yet pulled)");
 
             // At most MAX_PREPARED_SAMPLES prepared and not pulled; the refusal keeps all of them.
             long[] handles = new long[TableView.MAX_PREPARED_SAMPLES];
@@ -228,8 +295,8 @@ abstract class SamplingContract {
             }
             assertThat(w.prepareSample(4, 1, 2)).as("a handle after the ring emptied").isPositive();
             SamplingMetrics metrics = node.metrics().sampling();
-            assertThat(metrics.samples()).isEqualTo(1 + 1024 + 1);
-            assertThat(metrics.rowsPulled()).isEqualTo(4 * (1 + 1024));
+            assertThat(metrics.samples()).isEqualTo(1 + 1 + 1024 + 1);
+            assertThat(metrics.rowsPulled()).isEqualTo(4 * (1 + 1 + 1024));
         }
     }
 

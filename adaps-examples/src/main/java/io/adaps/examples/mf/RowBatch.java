@@ -131,9 +131,38 @@ public final class RowBatch {
      * after its previous push is complete.
      */
     public void pushSteps() {
+        pushSteps(null);
+    }
+
+    /**
+     * {@link #pushSteps()}, and adds the steps to the values of the rows that {@code next} holds
+     * too, unless it is {@code null}: a batch of the same table pulled ahead, before these steps were
+     * taken, which then starts from values that include them, as a pull after this push would.
+     * Every pull of {@code next} must be complete, and its values not yet
+     * {@link #keepPulledValues kept as pulled}.
+     *
+     * @throws IllegalArgumentException if {@code next} is a batch of another table
+     */
+    public void pushSteps(RowBatch next) {
+        if (next != null && next.view.table() != view.table()) {
+            throw new IllegalArgumentException("next=" + next.view.table().name() + " (expected a batch of "
+                    + view.table().name() + ")");
+        }
         int floats = size * valueLength;
         for (int i = 0; i < floats; i++) {
             updates[i] = values[i] - pulledValues[i];
+        }
+        if (next != null) {
+            for (int slot = 0; slot < size; slot++) {
+                int nextSlot = next.slotOfRow[(int) ids[slot]];
+                if (nextSlot != ABSENT) {
+                    int from = slot * valueLength;
+                    int to = nextSlot * valueLength;
+                    for (int i = 0; i < valueLength; i++) {
+                        next.values[to + i] += updates[from + i];
+                    }
+                }
+            }
         }
         pushTickets[side] = view.pushAsync(ids, 0, size, updates, 0);
         side ^= 1;

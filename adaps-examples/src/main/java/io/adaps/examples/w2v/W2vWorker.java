@@ -23,7 +23,8 @@ import io.adaps.examples.mf.RowBatch;
  *
  * <p><b>Negatives</b> come from a sample of the output table's unigram^0.75 distribution,
  * {@link TableView#prepareSample prepared} when the chunk is prepared and
- * {@link TableView#pullSample pulled} (keys with values) when it starts. The sample has one draw
+ * {@link TableView#takeSample taken} (its rows, to pull with the words') when its rows are
+ * fetched. The sample has one draw
  * per kept word of the chunk (at most {@link TableView#MAX_SAMPLE_SIZE}), and each pair takes its negatives uniformly from it: every negative
  * is marginally drawn from the distribution, as in word2vec, but a chunk reuses its draws (about
  * {@code (window + 1) * negatives} times each, 30 with the defaults) instead of pulling a fresh row
@@ -37,6 +38,16 @@ import io.adaps.examples.mf.RowBatch;
  * place the rows while the chunks before it train. At the end of an epoch the worker calls
  * {@link Worker#waitSync()}.
  *
+ * <p><b>Fetching ahead</b>: on a cluster, the rows of chunk {@code c + 1} (its words' and its
+ * sample's) are pulled as chunk {@code c} starts to train ({@link ChunkRows}, two sets used in turns), so that the round
+ * trips to the other nodes overlap training instead of stopping it at every chunk. Once chunk
+ * {@code c} has trained, its steps are added to the rows of chunk {@code c + 1} that it shares
+ * ({@link ChunkRows#pushStepsAndClear}), so chunk {@code c + 1} starts from this thread's own latest
+ * values, as if pulled after chunk {@code c}'s push; only other threads' and nodes' steps of the
+ * meantime reach it a chunk later (a clock, within the tables' {@code essp} bound). Fetches stay
+ * within the steps of one {@link #train} call. A single node pulls each chunk's rows as it
+ * starts: they are local, a pull is a copy, and there is no round trip to hide.
+ *
  * <p><b>Resuming</b>: what a chunk trains depends only on the run's options, the epoch and the
  * chunk: its random stream (sub-sampling, windows, negatives) is seeded from the thread's seed,
  * the epoch and the chunk, and the learning rate from the words of the thread's share before it
@@ -49,6 +60,12 @@ import io.adaps.examples.mf.RowBatch;
 final class W2vWorker {
     /** Chunks prepared ahead of the one training. */
     static final int LOOKAHEAD = 2;
+    /**
+     * Where in a chunk's sentences a cluster's worker fetches the next chunk's rows: late enough
+     * that the rows it copies here are still in the caches when that chunk trains, early enough
+     * that the other nodes' answers are in before it starts.
+     */
+    static final double FETCH_AHEAD_AT = 0.75;
 
     private final Worker worker;
     private final TableView inView;
@@ -59,15 +76,13 @@ final class W2vWorker {
     private final SgnsSettings settings;
     private final int dim;
     private final SgnsKernel kernel;
-    private final RowBatch inBatch;
-    private final RowBatch outBatch;
+    /**
+     * The rows of the chunk training and, on a cluster, of the next one, fetched while this one
+     * trains: chunk {@code c} uses {@code rows[c % rows.length]}.
+     */
+    private final ChunkRows[] rows;
     private final Chunk[] ring = new Chunk[LOOKAHEAD + 1];
     private final long seed;
-    private final long[] sampleKeys;
-    private final float[] sampleValues;
-    /** Per draw of the chunk's sample: its row, and its value's offset in {@link #outBatch}. */
-    private final int[] poolRows;
-    private final int[] poolOffsets;
     private final int[] negativeOffsets;
     /** Words of the thread's share times epochs: the progress at which the rate reaches its floor. */
     private final long totalWords;
@@ -96,16 +111,15 @@ final class W2vWorker {
         int vocabulary = Math.toIntExact(inView.table().rows());
         int maxWords = Math.max(1, schedule.maxChunkWords());
         int maxSample = Math.min(maxWords, TableView.MAX_SAMPLE_SIZE);
-        this.inBatch = new RowBatch(inView, Math.min(vocabulary, maxWords));
-        this.outBatch = new RowBatch(outView, (int) Math.min(vocabulary, (long) maxWords + maxSample));
+        this.rows = new ChunkRows[node.clusterSize() > 1 ? 2 : 1];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = new ChunkRows(inView, outView, Math.min(vocabulary, maxWords),
+                    (int) Math.min(vocabulary, (long) maxWords + maxSample), maxSample);
+        }
         for (int i = 0; i < ring.length; i++) {
             ring[i] = new Chunk(maxWords, vocabulary);
         }
         this.seed = seed;
-        this.sampleKeys = new long[maxSample];
-        this.sampleValues = new float[Math.multiplyExact(maxSample, dim)];
-        this.poolRows = new int[maxSample];
-        this.poolOffsets = new int[maxSample];
         this.negativeOffsets = new int[settings.negatives()];
         this.totalWords = schedule.threadWords(thread) * settings.epochs();
     }
@@ -135,6 +149,7 @@ final class W2vWorker {
      */
     void train(int from, int to, int steps, LongConsumer progress) {
         int chunks = schedule.chunks(thread);
+        int last = Math.min(to, chunks) - 1;
         // The clock of the epoch's step 0: step from is trained at the worker's clock now.
         long base = worker.clock() - from;
         for (int c = from; c < to; c++) {
@@ -143,7 +158,14 @@ final class W2vWorker {
                     prepare(c + LOOKAHEAD, base + c + LOOKAHEAD);
                 }
                 Chunk chunk = ring[c % ring.length];
-                train(chunk);
+                ChunkRows chunkRows = rows[c % rows.length];
+                if (chunk.size() > 0) {
+                    pull(chunk, chunkRows);
+                    // Within these steps only, so that nothing is being pulled when they return.
+                    Chunk next = c < last ? ring[(c + 1) % ring.length] : null;
+                    boolean ahead = rows.length > 1 && next != null && next.size() > 0;
+                    train(chunk, chunkRows, ahead ? next : null, ahead ? rows[(c + 1) % rows.length] : null);
+                }
                 wordsDone += chunk.rawWords();
                 progress.accept(chunk.rawWords());
             }
@@ -180,13 +202,31 @@ final class W2vWorker {
         chunk.sampleHandle = outView.prepareSample(chunk.sampleSize, clock, clock + 1);
     }
 
-    private void train(Chunk chunk) {
-        if (chunk.size() == 0) {
-            return;
-        }
-        pull(chunk);
+    /**
+     * Trains {@code chunk} on {@code chunkRows}, and unless {@code next} is {@code null} fetches
+     * its rows into {@code nextRows} at {@link #FETCH_AHEAD_AT} of the sentences, and adds the
+     * chunk's steps to them.
+     */
+    private void train(Chunk chunk, ChunkRows chunkRows, Chunk next, ChunkRows nextRows) {
+        int sentences = chunk.sentences();
+        int fetchAt = next == null ? sentences : (int) (sentences * FETCH_AHEAD_AT);
         SplittableRandom random = chunk.random();
         float rate = settings.rate(wordsDone, totalWords);
+        trainSentences(chunk, chunkRows, 0, fetchAt, random, rate);
+        if (next != null) {
+            nextRows.fetch(next);
+        }
+        trainSentences(chunk, chunkRows, fetchAt, sentences, random, rate);
+        chunkRows.pushStepsAndClear(nextRows, worker);
+    }
+
+    /** Trains the pairs of sentences {@code [from, to)} of {@code chunk} on {@code chunkRows}. */
+    private void trainSentences(Chunk chunk, ChunkRows chunkRows, int from, int to, SplittableRandom random,
+                                float rate) {
+        RowBatch inBatch = chunkRows.in;
+        RowBatch outBatch = chunkRows.out;
+        int[] poolRows = chunkRows.poolRows;
+        int[] poolOffsets = chunkRows.poolOffsets;
         int window = settings.window();
         int negatives = settings.negatives();
         int pool = chunk.sampleSize;
@@ -195,8 +235,8 @@ final class W2vWorker {
         float[] out = outBatch.values;
         double loss = 0;
         long chunkPairs = 0;
-        int start = 0;
-        for (int s = 0; s < chunk.sentences(); s++) {
+        int start = from == 0 ? 0 : chunk.sentenceEnd(from - 1);
+        for (int s = from; s < to; s++) {
             int end = chunk.sentenceEnd(s);
             for (int center = start; center < end; center++) {
                 int inOffset = inBatch.offset(words[center]);
@@ -222,32 +262,14 @@ final class W2vWorker {
         }
         lossSum += loss;
         pairs += chunkPairs;
-        inBatch.pushSteps();
-        outBatch.pushSteps();
-        inBatch.clear();
-        outBatch.clear();
     }
 
-    /** Pulls the chunk's sample with its values, then the rows of its words that the sample lacks. */
-    private void pull(Chunk chunk) {
-        int pool = chunk.sampleSize;
-        outView.pullSample(chunk.sampleHandle, sampleKeys, 0, sampleValues, 0);
-        for (int i = 0; i < pool; i++) {
-            int row = (int) sampleKeys[i];
-            poolRows[i] = row;
-            poolOffsets[i] = outBatch.addWithValue(row, sampleValues, i * dim);
+    /** Makes {@code chunkRows} hold the rows of {@code chunk}: fetched now unless they were while the chunk before trained. */
+    private void pull(Chunk chunk, ChunkRows chunkRows) {
+        if (!chunkRows.fetched()) {
+            chunkRows.fetch(chunk);
         }
-        long[] distinct = chunk.distinct();
-        for (int i = 0; i < chunk.distinctCount(); i++) {
-            int word = (int) distinct[i];
-            inBatch.add(word);
-            outBatch.add(word);
-        }
-        long inTicket = inBatch.pullAsync();
-        long outTicket = outBatch.pullAsync();
-        worker.waitFor(inTicket);
-        worker.waitFor(outTicket);
-        inBatch.keepPulledValues();
-        outBatch.keepPulledValues();
+        chunkRows.await(worker);
+        chunkRows.keepPulledValues();
     }
 }

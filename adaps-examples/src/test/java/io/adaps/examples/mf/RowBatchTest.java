@@ -1,6 +1,7 @@
 package io.adaps.examples.mf;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.TableView;
@@ -37,6 +38,47 @@ class RowBatchTest {
             assertThat(row).containsExactly(1.75f, 2f);
             view.pull(3, row, 0);
             assertThat(row).containsExactly(-1f, -1f);
+        }
+    }
+
+    @Test
+    void aBatchPulledAheadTakesTheStepsOfTheBatchBeforeOnceAndPushesOnlyItsOwn() {
+        try (AdaPS node = MfTables.startNode(8, 2, 2, 1)) {
+            Worker worker = node.worker();
+            TableView view = worker.table(MfTables.ROWS);
+            view.set(3, new float[] {1f, 1f}, 0);
+            view.set(5, new float[] {2f, 2f}, 0);
+            RowBatch now = new RowBatch(view, 4);
+            RowBatch ahead = new RowBatch(view, 4);
+            int three = now.add(3);
+            worker.waitFor(now.pullAsync());
+            now.keepPulledValues();
+            // The next batch is pulled before this one's steps: row 3 as it was, row 5 too.
+            int aheadFive = ahead.add(5);
+            int aheadThree = ahead.add(3);
+            worker.waitFor(ahead.pullAsync());
+            now.values[three] += 0.5f;
+            now.values[three + 1] -= 0.25f;
+
+            now.pushSteps(ahead);
+            now.clear();
+            assertThat(ahead.values[aheadThree]).as("row 3 with the steps of the batch before").isEqualTo(1.5f);
+            assertThat(ahead.values[aheadThree + 1]).isEqualTo(0.75f);
+            assertThat(ahead.values[aheadFive]).as("a row the batch before did not hold").isEqualTo(2f);
+            ahead.keepPulledValues();
+            ahead.values[aheadThree] += 0.25f;
+            ahead.values[aheadFive + 1] += 1f;
+            ahead.pushSteps();
+            worker.waitAll();
+
+            float[] row = new float[2];
+            view.pull(3, row, 0);
+            assertThat(row).as("each batch's steps once").containsExactly(1.75f, 0.75f);
+            view.pull(5, row, 0);
+            assertThat(row).containsExactly(2f, 3f);
+            RowBatch columns = new RowBatch(worker.table(MfTables.COLS), 4);
+            assertThatThrownBy(() -> ahead.pushSteps(columns)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("next=" + MfTables.COLS + " (expected a batch of " + MfTables.ROWS + ")");
         }
     }
 }
