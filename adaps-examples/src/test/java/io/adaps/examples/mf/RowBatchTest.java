@@ -9,13 +9,19 @@ import io.adaps.api.Worker;
 import org.junit.jupiter.api.Test;
 
 class RowBatchTest {
+    /** The row table of {@code worker}'s node, with rows {@code a} and {@code b} set to those values. */
+    private static TableView rowsSet(Worker worker, long a, float[] aValue, long b, float[] bValue) {
+        TableView view = worker.table(MfTables.ROWS);
+        view.set(a, aValue, 0);
+        view.set(b, bValue, 0);
+        return view;
+    }
+
     @Test
     void pushesEachRowsValueMinusItsValueAsPulledOncePerBatch() {
         try (AdaPS node = MfTables.startNode(4, 2, 2, 1)) {
             Worker worker = node.worker();
-            TableView view = worker.table(MfTables.ROWS);
-            view.set(1, new float[] {1f, 2f}, 0);
-            view.set(3, new float[] {-1f, 0.5f}, 0);
+            TableView view = rowsSet(worker, 1, new float[] {1f, 2f}, 3, new float[] {-1f, 0.5f});
             RowBatch batch = new RowBatch(view, 4);
 
             // Batches alternate between the two sides of the update buffer: run three so a side is reused.
@@ -45,9 +51,7 @@ class RowBatchTest {
     void aBatchPulledAheadTakesTheStepsOfTheBatchBeforeOnceAndPushesOnlyItsOwn() {
         try (AdaPS node = MfTables.startNode(8, 2, 2, 1)) {
             Worker worker = node.worker();
-            TableView view = worker.table(MfTables.ROWS);
-            view.set(3, new float[] {1f, 1f}, 0);
-            view.set(5, new float[] {2f, 2f}, 0);
+            TableView view = rowsSet(worker, 3, new float[] {1f, 1f}, 5, new float[] {2f, 2f});
             RowBatch now = new RowBatch(view, 4);
             RowBatch ahead = new RowBatch(view, 4);
             int three = now.add(3);
