@@ -46,6 +46,9 @@ import io.adaps.bench.loopback.LoopbackNodes;
  *       rows homed at node 0 (most of the mass), PRELOCALIZE lets the manager place the drawn rows
  *       in the {@value #LOOKAHEAD} clocks before the pull, POOL keeps its pool's rows local, LOCAL
  *       redraws remote rows. Compare samples per second, and the locality printed at tear-down.</li>
+ *   <li>{@code takenSample}, {@code takenSampleTwoNodes}: the same, with the sample's rows taken
+ *       ({@code takeSample}) and pulled with one {@code pullAsync} and its wait, as the word2vec
+ *       example reads them with a chunk's other rows.</li>
  * </ul>
  *
  * <pre>
@@ -99,13 +102,22 @@ public class SamplingBenchmark {
             }
         }
 
-        /** Prepares the sample of clock {@code clock + LOOKAHEAD}, pulls the one of this clock. */
-        float[] step() {
+        /**
+         * Prepares the sample of clock {@code clock + LOOKAHEAD}, pulls the one of this clock: with
+         * {@code pullSample}, or if {@code take} takes its rows and pulls them with {@code pullAsync}
+         * (as a caller that reads them with other rows does).
+         */
+        float[] step(boolean take) {
             long clock = worker.clock();
             long pulled = handles[next];
             handles[next] = view.prepareSample(n, clock + LOOKAHEAD, clock + LOOKAHEAD + 1);
             next = next + 1 == LOOKAHEAD ? 0 : next + 1;
-            view.pullSample(pulled, keys, values);
+            if (take) {
+                view.takeSample(pulled, keys, 0);
+                worker.waitFor(view.pullAsync(keys, 0, n, values, 0));
+            } else {
+                view.pullSample(pulled, keys, values);
+            }
             worker.advanceClock();
             return values;
         }
@@ -207,7 +219,12 @@ public class SamplingBenchmark {
 
     @Benchmark
     public float[] sample(SingleNode state) {
-        return state.step();
+        return state.step(false);
+    }
+
+    @Benchmark
+    public float[] takenSample(SingleNode state) {
+        return state.step(true);
     }
 
     @Benchmark
@@ -223,7 +240,12 @@ public class SamplingBenchmark {
 
     @Benchmark
     public float[] sampleTwoNodes(TwoNodes state) {
-        return state.step();
+        return state.step(false);
+    }
+
+    @Benchmark
+    public float[] takenSampleTwoNodes(TwoNodes state) {
+        return state.step(true);
     }
 
 }
