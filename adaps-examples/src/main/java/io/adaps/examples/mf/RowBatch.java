@@ -21,10 +21,6 @@ import io.adaps.api.Worker;
  * alternate between two sides, and a side is reused only after its previous push is complete
  * (which, one batch later, it almost always is).
  *
- * <p>Rows whose values the caller has already (such as the rows of a sample, which
- * {@link TableView#pullSample} delivers with their values) are {@link #addWithValue added with
- * them}, before the rows to pull, and are not pulled again.
- *
  * <p>A row's place in the batch is found through a direct index over the table's rows (4 bytes per
  * row, no hashing), sized for the tables of these examples (matrix rows and columns, a
  * vocabulary). Used by the {@code mf} and {@code w2v} examples. Belongs to the thread of its
@@ -74,28 +70,6 @@ public final class RowBatch {
             slot = size++;
             slotOfRow[row] = slot;
             ids[slot] = row;
-        }
-        return slot * valueLength;
-    }
-
-    /**
-     * Adds {@code row} with the value at {@code value[offset ..]} unless it is in the batch already;
-     * returns its value's offset. Rows are added with their values before any row to pull.
-     *
-     * @throws IllegalStateException if rows not yet pulled were added before
-     */
-    public int addWithValue(int row, float[] value, int offset) {
-        if (pulled != size) {
-            throw new IllegalStateException("rows to pull=" + (size - pulled)
-                    + " (expected rows with values to be added before the rows to pull)");
-        }
-        int slot = slotOfRow[row];
-        if (slot == ABSENT) {
-            slot = size++;
-            pulled = size;
-            slotOfRow[row] = slot;
-            ids[slot] = row;
-            System.arraycopy(value, offset, values, slot * valueLength, valueLength);
         }
         return slot * valueLength;
     }

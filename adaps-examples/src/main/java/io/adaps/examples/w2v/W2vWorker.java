@@ -39,8 +39,9 @@ import io.adaps.examples.mf.RowBatch;
  * {@link Worker#waitSync()}.
  *
  * <p><b>Fetching ahead</b>: on a cluster, the rows of chunk {@code c + 1} (its words' and its
- * sample's) are pulled as chunk {@code c} starts to train ({@link ChunkRows}, two sets used in turns), so that the round
- * trips to the other nodes overlap training instead of stopping it at every chunk. Once chunk
+ * sample's) are pulled while chunk {@code c} trains, at {@value #FETCH_AHEAD_AT} of its sentences
+ * ({@link ChunkRows}, two sets used in turns), so that the round trips to the other nodes overlap
+ * training instead of stopping it at every chunk. Once chunk
  * {@code c} has trained, its steps are added to the rows of chunk {@code c + 1} that it shares
  * ({@link ChunkRows#pushStepsAndClear}), so chunk {@code c + 1} starts from this thread's own latest
  * values, as if pulled after chunk {@code c}'s push; only other threads' and nodes' steps of the
@@ -74,7 +75,6 @@ final class W2vWorker {
     private final int thread;
     private final Subsampler subsampler;
     private final SgnsSettings settings;
-    private final int dim;
     private final SgnsKernel kernel;
     /**
      * The rows of the chunk training and, on a cluster, of the next one, fetched while this one
@@ -106,8 +106,7 @@ final class W2vWorker {
         this.thread = thread;
         this.subsampler = subsampler;
         this.settings = settings;
-        this.dim = inView.table().valueLength();
-        this.kernel = new SgnsKernel(dim);
+        this.kernel = new SgnsKernel(inView.table().valueLength());
         int vocabulary = Math.toIntExact(inView.table().rows());
         int maxWords = Math.max(1, schedule.maxChunkWords());
         int maxSample = Math.min(maxWords, TableView.MAX_SAMPLE_SIZE);
