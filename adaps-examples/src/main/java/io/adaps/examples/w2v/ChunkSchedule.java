@@ -21,19 +21,53 @@ import io.adaps.examples.mf.ShardPool;
 final class ChunkSchedule {
     /**
      * Words per chunk (before sub-sampling; about 70% remain on Europarl), i.e. per clock tick,
-     * pull, push and intent signal. A chunk's pulls name each of its distinct words once, however
-     * often its pairs use them: larger chunks share more rows between their words (fewer pulled
-     * rows per word), smaller ones see other threads' steps sooner and give the library finer
-     * intent. On Europarl with 2 nodes, 16,384 sent 11% (STATIC) to 18% (ADAPTIVE) fewer bytes
-     * per epoch than 8,192 for the same held-out loss after 2 epochs; 32,768 fewer still, but its
-     * held-out loss was 1% worse. Not a flag: ADAPTIVE needs no tuning.
+     * pull, push and intent signal, when at most 2 threads train at once ({@link #chunkWords}). A
+     * chunk's pulls name each of its distinct words once, however often its pairs use them: larger
+     * chunks share more rows between their words (fewer pulled rows per word), smaller ones see
+     * other threads' steps sooner and give the library finer intent. On Europarl with 2 nodes,
+     * 16,384 sent 11% (STATIC) to 18% (ADAPTIVE) fewer bytes per epoch than 8,192 for the same
+     * held-out loss after 2 epochs; 32,768 fewer still, but its held-out loss was 1% worse. Not a
+     * flag: ADAPTIVE needs no tuning.
      */
     static final int DEFAULT_CHUNK_WORDS = 16384;
+    /** The fewest words per chunk, however many threads train at once. */
+    static final int MIN_CHUNK_WORDS = 512;
 
     private final int[][] sentences;
     private final int[][] chunkStarts;
     private final long[] threadWords;
     private final int maxChunkWords;
+
+    /**
+     * Words per chunk when {@code concurrentThreads} training threads work at once, over all nodes:
+     * {@link #DEFAULT_CHUNK_WORDS} for up to 2, and {@code (2 / concurrentThreads)^2} of it for
+     * more, at least {@link #MIN_CHUNK_WORDS} (4,096 words for 4 threads, 1,024 for 8).
+     *
+     * <h2>Why</h2>
+     * Every thread trains its chunk on copies of the chunk's rows and pushes the summed steps, so
+     * the chunks in flight at once all step from one base. A frequent word takes hundreds to
+     * thousands of steps in every chunk (as a negative above all), which carry its copy close to
+     * what that chunk's pairs want; the concurrent chunks' steps then add up to about
+     * {@code concurrentThreads} times that distance, and the next chunks correct by as much in the
+     * other direction. With 16,384-word chunks (Europarl, 3 epochs, held-out loss against 1.48 on
+     * one thread) 2 threads end within 1%, 4 threads 6-10% above it, 6 and 8 threads diverge;
+     * scaling the frequent rows' pushed steps by the threads that push them (model averaging) ended
+     * the divergence but learned 26-34% worse, and a lower learning rate did not help. What a chunk
+     * moves a frequent row by grows with its words and the overshoot with the threads, so the chunk
+     * shrinks with the square of the threads: 2 nodes of 2 threads (4,096 words) ended 1.6% above
+     * one thread, 2 nodes of 4 (1,024) 2.2% (docs/benchmarks.md). Smaller chunks cost more pulled
+     * rows and clock ticks per word, which a cluster of many threads pays instead of diverging.
+     *
+     * @throws IllegalArgumentException if {@code concurrentThreads} is not positive
+     */
+    static int chunkWords(int concurrentThreads) {
+        checkPositive(concurrentThreads, "concurrentThreads");
+        if (concurrentThreads <= 2) {
+            return DEFAULT_CHUNK_WORDS;
+        }
+        double share = 2.0 / concurrentThreads;
+        return Math.max(MIN_CHUNK_WORDS, (int) Math.round(DEFAULT_CHUNK_WORDS * share * share));
+    }
 
     /**
      * The schedule of {@code threads} threads over {@code sentences} in chunks of at least

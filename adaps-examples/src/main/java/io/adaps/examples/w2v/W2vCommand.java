@@ -57,7 +57,8 @@ import picocli.CommandLine.Spec;
                     + "cluster when ADAPS_NODE_ID and ADAPS_PEERS are set (see the launch command).",
             "",
             "Each node trains on every N-th sentence; each thread works through its share in chunks of about "
-                    + ChunkSchedule.DEFAULT_CHUNK_WORDS + " words, one clock tick per chunk, pulls the vectors of a chunk's "
+                    + ChunkSchedule.DEFAULT_CHUNK_WORDS + " words (fewer when more than 2 threads train in all: "
+                    + "(2 / threads)^2 of it), one clock tick per chunk, pulls the vectors of a chunk's "
                     + "words and negatives at its start and pushes their summed updates at its end, and signals intent for "
                     + "the words of the chunk " + W2vWorker.LOOKAHEAD + " chunks ahead. Negatives are drawn from the "
                     + "unigram^0.75 distribution through the library's sampling access (--sampling).",
@@ -177,13 +178,15 @@ public final class W2vCommand implements Callable<Integer> {
         Checkpointing checkpoints = checkpointOptions.checkpointing();
         try (AdaPS node = startNode(vocabulary, checkpoints); MetricsEndpoint served = metrics.startFor(node, out)) {
             DataPart part = partOption.part(node);
+            // A part trained alone cuts the chunks the cluster's node of that number would.
+            int chunkWords = ChunkSchedule.chunkWords((int) Math.min(Integer.MAX_VALUE, (long) part.count() * threads));
             ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(part.index(), part.count()), threads,
-                    ChunkSchedule.DEFAULT_CHUNK_WORDS);
+                    chunkWords);
             try (W2vTrainer trainer = new W2vTrainer(node, part, schedule, new Subsampler(vocabulary, subsample),
                     settings, Seeds.derive(seed, TRAINING_SEED, 0))) {
                 trainer.alignClocks(EpochClocks.agree(node, schedule.mostChunks()));
                 if (node.nodeId() == 0) {
-                    printHeader(out, counts, split, node, loadSeconds);
+                    printHeader(out, counts, split, node, chunkWords, loadSeconds);
                 }
                 new W2vRun(node, part, trainer, split, vocabulary, settings, Seeds.derive(seed, HELD_OUT_SEED, 0),
                         out, checkpoints).run(epochs);
@@ -194,7 +197,7 @@ public final class W2vCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void printHeader(PrintWriter out, Corpus.Counts counts, CorpusSplit split, AdaPS node,
+    private void printHeader(PrintWriter out, Corpus.Counts counts, CorpusSplit split, AdaPS node, int chunkWords,
                              double loadSeconds) {
         Vocabulary vocabulary = counts.vocabulary();
         out.printf(Locale.ROOT, "corpus: %s%s: %d sentences, %d words, %d distinct (%.2f s to load)%n",
@@ -209,7 +212,7 @@ public final class W2vCommand implements Callable<Integer> {
                 dim, window, negatives, subsample, learningRate, epochs, seed);
         out.printf(Locale.ROOT, "training: %d node(s) x %d thread(s), chunks of %d words, intent %d chunks ahead; "
                         + "technique %s, sampling %s, consistency %s%n", node.clusterSize(), threads,
-                ChunkSchedule.DEFAULT_CHUNK_WORDS, W2vWorker.LOOKAHEAD, technique, sampling, consistency);
+                chunkWords, W2vWorker.LOOKAHEAD, technique, sampling, consistency);
         WordGroups groups = new WordGroups(vocabulary);
         out.printf(Locale.ROOT, "similarity: %d word groups with %d words in the vocabulary%n", groups.groups(),
                 groups.words());

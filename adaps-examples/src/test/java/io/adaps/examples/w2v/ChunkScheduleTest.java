@@ -57,6 +57,19 @@ class ChunkScheduleTest {
     }
 
     @Test
+    void chunksShrinkWithTheSquareOfTheThreadsTrainingAtOnce() {
+        assertThat(ChunkSchedule.chunkWords(1)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS);
+        assertThat(ChunkSchedule.chunkWords(2)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS);
+        assertThat(ChunkSchedule.chunkWords(3)).isEqualTo(7282);
+        assertThat(ChunkSchedule.chunkWords(4)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS / 4);
+        assertThat(ChunkSchedule.chunkWords(8)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS / 16);
+        assertThat(ChunkSchedule.chunkWords(11)).isEqualTo(542);
+        assertThat(ChunkSchedule.chunkWords(12)).isEqualTo(ChunkSchedule.MIN_CHUNK_WORDS);
+        assertThat(ChunkSchedule.chunkWords(Integer.MAX_VALUE)).isEqualTo(ChunkSchedule.MIN_CHUNK_WORDS);
+        assertThatThrownBy(() -> ChunkSchedule.chunkWords(0)).hasMessage("concurrentThreads=0 (expected > 0)");
+    }
+
+    @Test
     void aChunkKeepsTheSubsampledWordsAndNamesEachDistinctWordOnce() {
         int[][] sentences = {{0, 1, 0, 2}, {3, 3}, {1, 4, 5, 0}};
         Vocabulary vocabulary = vocabulary(6);
