@@ -21,7 +21,7 @@ import io.adaps.examples.mf.ShardPool;
 final class ChunkSchedule {
     /**
      * Words per chunk (before sub-sampling; about 70% remain on Europarl), i.e. per clock tick,
-     * pull, push and intent signal, when at most 2 threads train at once on a cluster ({@link #chunkWords}). A
+     * pull, push and intent signal, when at most 2 threads train at once ({@link #chunkWords}). A
      * chunk's pulls name each of its distinct words once, however often its pairs use them: larger
      * chunks share more rows between their words (fewer pulled rows per word), smaller ones see
      * other threads' steps sooner and give the library finer intent. On Europarl with 2 nodes,
@@ -32,16 +32,6 @@ final class ChunkSchedule {
     static final int DEFAULT_CHUNK_WORDS = 16384;
     /** The fewest words per chunk, however many threads train at once. */
     static final int MIN_CHUNK_WORDS = 512;
-    /**
-     * The most words per chunk on a single node (no other node to fetch rows from): there a chunk
-     * costs no round trip and no bytes, and a smaller chunk's copies of its rows stay in the
-     * processor's caches while its pairs train. On Europarl one node on one core trained faster per
-     * epoch with 4,096-word chunks than with 16,384 in 10 of 11 pairs over two sessions (median 4%,
-     * at the same held-out loss; 2,048 no faster than 4,096), while 2 pinned nodes ran 6% slower
-     * with 4,096 and up to 15% slower with 8,192, sending 26% and 15% more bytes
-     * (docs/benchmarks.md).
-     */
-    static final int SINGLE_NODE_CHUNK_WORDS = 4096;
 
     private final int[][] sentences;
     private final int[][] chunkStarts;
@@ -49,10 +39,9 @@ final class ChunkSchedule {
     private final int maxChunkWords;
 
     /**
-     * Words per chunk when {@code concurrentThreads} training threads work at once over
-     * {@code nodes} nodes: {@link #DEFAULT_CHUNK_WORDS} for up to 2 threads, and
-     * {@code (2 / concurrentThreads)^2} of it for more, at least {@link #MIN_CHUNK_WORDS} (4,096
-     * words for 4 threads, 1,024 for 8); on a single node at most {@link #SINGLE_NODE_CHUNK_WORDS}.
+     * Words per chunk when {@code concurrentThreads} training threads work at once, over all nodes:
+     * {@link #DEFAULT_CHUNK_WORDS} for up to 2, and {@code (2 / concurrentThreads)^2} of it for
+     * more, at least {@link #MIN_CHUNK_WORDS} (4,096 words for 4 threads, 1,024 for 8).
      *
      * <h2>Why</h2>
      * Every thread trains its chunk on copies of the chunk's rows and pushes the summed steps, so
@@ -69,17 +58,15 @@ final class ChunkSchedule {
      * one thread, 2 nodes of 4 (1,024) 2.2% (docs/benchmarks.md). Smaller chunks cost more pulled
      * rows and clock ticks per word, which a cluster of many threads pays instead of diverging.
      *
-     * @throws IllegalArgumentException if {@code concurrentThreads} or {@code nodes} is not positive
+     * @throws IllegalArgumentException if {@code concurrentThreads} is not positive
      */
-    static int chunkWords(int concurrentThreads, int nodes) {
+    static int chunkWords(int concurrentThreads) {
         checkPositive(concurrentThreads, "concurrentThreads");
-        checkPositive(nodes, "nodes");
-        int words = DEFAULT_CHUNK_WORDS;
-        if (concurrentThreads > 2) {
-            double share = 2.0 / concurrentThreads;
-            words = Math.max(MIN_CHUNK_WORDS, (int) Math.round(DEFAULT_CHUNK_WORDS * share * share));
+        if (concurrentThreads <= 2) {
+            return DEFAULT_CHUNK_WORDS;
         }
-        return nodes == 1 ? Math.min(words, SINGLE_NODE_CHUNK_WORDS) : words;
+        double share = 2.0 / concurrentThreads;
+        return Math.max(MIN_CHUNK_WORDS, (int) Math.round(DEFAULT_CHUNK_WORDS * share * share));
     }
 
     /**

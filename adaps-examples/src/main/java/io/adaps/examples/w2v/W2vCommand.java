@@ -58,8 +58,7 @@ import picocli.CommandLine.Spec;
             "",
             "Each node trains on every N-th sentence; each thread works through its share in chunks of about "
                     + ChunkSchedule.DEFAULT_CHUNK_WORDS + " words (fewer when more than 2 threads train in all: "
-                    + "(2 / threads)^2 of it; at most " + ChunkSchedule.SINGLE_NODE_CHUNK_WORDS + " on a single node), "
-                    + "one clock tick per chunk, pulls the vectors of a chunk's "
+                    + "(2 / threads)^2 of it), one clock tick per chunk, pulls the vectors of a chunk's "
                     + "words and negatives at its start and pushes their summed updates at its end, and signals intent for "
                     + "the words of the chunk " + W2vWorker.LOOKAHEAD + " chunks ahead. Negatives are drawn from the "
                     + "unigram^0.75 distribution through the library's sampling access (--sampling).",
@@ -180,8 +179,7 @@ public final class W2vCommand implements Callable<Integer> {
         try (AdaPS node = startNode(vocabulary, checkpoints); MetricsEndpoint served = metrics.startFor(node, out)) {
             DataPart part = partOption.part(node);
             // A part trained alone cuts the chunks the cluster's node of that number would.
-            int chunkWords = ChunkSchedule.chunkWords((int) Math.min(Integer.MAX_VALUE, (long) part.count() * threads),
-                    part.count());
+            int chunkWords = ChunkSchedule.chunkWords((int) Math.min(Integer.MAX_VALUE, (long) part.count() * threads));
             ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(part.index(), part.count()), threads,
                     chunkWords);
             try (W2vTrainer trainer = new W2vTrainer(node, part, schedule, new Subsampler(vocabulary, subsample),

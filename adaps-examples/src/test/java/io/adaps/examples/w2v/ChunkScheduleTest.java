@@ -58,25 +58,15 @@ class ChunkScheduleTest {
 
     @Test
     void chunksShrinkWithTheSquareOfTheThreadsTrainingAtOnce() {
-        assertThat(ChunkSchedule.chunkWords(1, 2)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS);
-        assertThat(ChunkSchedule.chunkWords(2, 2)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS);
-        assertThat(ChunkSchedule.chunkWords(3, 3)).isEqualTo(7282);
-        assertThat(ChunkSchedule.chunkWords(4, 2)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS / 4);
-        assertThat(ChunkSchedule.chunkWords(8, 4)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS / 16);
-        assertThat(ChunkSchedule.chunkWords(11, 11)).isEqualTo(542);
-        assertThat(ChunkSchedule.chunkWords(12, 2)).isEqualTo(ChunkSchedule.MIN_CHUNK_WORDS);
-        assertThat(ChunkSchedule.chunkWords(Integer.MAX_VALUE, 2)).isEqualTo(ChunkSchedule.MIN_CHUNK_WORDS);
-        assertThatThrownBy(() -> ChunkSchedule.chunkWords(0, 1)).hasMessage("concurrentThreads=0 (expected > 0)");
-        assertThatThrownBy(() -> ChunkSchedule.chunkWords(1, 0)).hasMessage("nodes=0 (expected > 0)");
-    }
-
-    @Test
-    void aSingleNodeCutsSmallerChunksThatStayInTheCaches() {
-        assertThat(ChunkSchedule.chunkWords(1, 1)).isEqualTo(ChunkSchedule.SINGLE_NODE_CHUNK_WORDS);
-        assertThat(ChunkSchedule.chunkWords(2, 1)).isEqualTo(ChunkSchedule.SINGLE_NODE_CHUNK_WORDS);
-        assertThat(ChunkSchedule.chunkWords(4, 1)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS / 4);
-        assertThat(ChunkSchedule.chunkWords(8, 1)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS / 16);
-        assertThat(ChunkSchedule.chunkWords(1, 2)).isGreaterThan(ChunkSchedule.SINGLE_NODE_CHUNK_WORDS);
+        assertThat(ChunkSchedule.chunkWords(1)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS);
+        assertThat(ChunkSchedule.chunkWords(2)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS);
+        assertThat(ChunkSchedule.chunkWords(3)).isEqualTo(7282);
+        assertThat(ChunkSchedule.chunkWords(4)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS / 4);
+        assertThat(ChunkSchedule.chunkWords(8)).isEqualTo(ChunkSchedule.DEFAULT_CHUNK_WORDS / 16);
+        assertThat(ChunkSchedule.chunkWords(11)).isEqualTo(542);
+        assertThat(ChunkSchedule.chunkWords(12)).isEqualTo(ChunkSchedule.MIN_CHUNK_WORDS);
+        assertThat(ChunkSchedule.chunkWords(Integer.MAX_VALUE)).isEqualTo(ChunkSchedule.MIN_CHUNK_WORDS);
+        assertThatThrownBy(() -> ChunkSchedule.chunkWords(0)).hasMessage("concurrentThreads=0 (expected > 0)");
     }
 
     @Test

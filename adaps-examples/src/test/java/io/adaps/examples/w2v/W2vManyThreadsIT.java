@@ -36,7 +36,7 @@ class W2vManyThreadsIT {
                 "--technique=STATIC");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).contains("x " + threads + " thread(s), chunks of "
-                + ChunkSchedule.chunkWords(threads, 1) + " words");
+                + ChunkSchedule.chunkWords(threads) + " words");
         Matcher result = HELD_OUT.matcher(run.out());
         assertThat(result.find()).as(run.out()).isTrue();
         return Double.parseDouble(result.group(1));
