@@ -530,10 +530,8 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         }
         checkAdditive(table);
         checkAdditive(otherTable);
-        for (int i = 0; i < count; i++) {
-            table.checkRow(rows[rowsOffset + i]);
-            otherTable.checkRow(otherRows[otherRowsOffset + i]);
-        }
+        checkRows(table, rows, rowsOffset, count);
+        checkRows(otherTable, otherRows, otherRowsOffset, count);
         TableStore store = stores[table.id()];
         TableStore otherStore = stores[otherTable.id()];
         long need = cluster ? need(table.id()) : Long.MIN_VALUE;
@@ -1050,18 +1048,30 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     }
 
     private long checkIdsAndCountFloats(Table table, long[] ids, int idOffset, int idCount) {
-        int end = idOffset + idCount;
         if (table != null) {
-            for (int i = idOffset; i < end; i++) {
-                table.checkRow(ids[i]);
-            }
+            checkRows(table, ids, idOffset, idCount);
             return (long) idCount * table.valueLength();
         }
         long floats = 0;
+        int end = idOffset + idCount;
         for (int i = idOffset; i < end; i++) {
             floats += keys.tableOf(ids[i]).valueLength();
         }
         return floats;
+    }
+
+    /**
+     * Checks {@code rows[offset .. offset + count)} as rows of {@code table}. A loop of its own: a loop
+     * over a batch in an interpreted caller starts an on-stack-replacement compilation of the whole
+     * caller at that loop, and {@link #updateInPlace(Table, long[], int, TableView, long[], int, int,
+     * InPlacePairUpdate, int[])}, whose own loop inlines the store's locks and the caller's update, was
+     * compiled by C2 once more for its checks' loop (2 nodes of the {@code mf} example: 50-85 ms of
+     * a core each time, in the first epoch).
+     */
+    private static void checkRows(Table table, long[] rows, int offset, int count) {
+        for (int i = offset; i < offset + count; i++) {
+            table.checkRow(rows[i]);
+        }
     }
 
     private static void checkBuffer(Operation op, float[] buffer, int offset, long floats, boolean exactLength) {
