@@ -1063,10 +1063,9 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     /**
      * Checks {@code rows[offset .. offset + count)} as rows of {@code table}. A loop of its own: a loop
      * over a batch in an interpreted caller starts an on-stack-replacement compilation of the whole
-     * caller at that loop, and {@link #updateInPlace(Table, long[], int, TableView, long[], int, int,
-     * InPlacePairUpdate, int[])}, whose own loop inlines the store's locks and the caller's update, was
-     * compiled by C2 once more for its checks' loop (2 nodes of the {@code mf} example: 50-85 ms of
-     * a core each time, in the first epoch).
+     * caller at that loop, and the large {@link #updateInPlace(Table, long[], int, TableView, long[],
+     * int, int, InPlacePairUpdate, int[])} was compiled by C2 once more for its checks' loop (2 nodes
+     * of the {@code mf} example: 50-85 ms of a core each time, in the first epoch).
      */
     private static void checkRows(Table table, long[] rows, int offset, int count) {
         for (int i = offset; i < offset + count; i++) {
