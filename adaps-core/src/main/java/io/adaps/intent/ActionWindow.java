@@ -3,7 +3,6 @@ package io.adaps.intent;
 import static io.adaps.util.Checks.checkNonNegative;
 import static io.adaps.util.Checks.checkNotNull;
 
-import java.util.Arrays;
 
 /**
  * How many clocks ahead of a worker the adaptive manager acts on intents, estimated online with
@@ -55,6 +54,7 @@ public final class ActionWindow {
     private double clocksPerSecond;
 
     private final long[] rounds = new long[ROUND_SAMPLES];
+    /** The samples of {@link #rounds} in the window, in ascending order. */
     private final long[] sortedRounds = new long[ROUND_SAMPLES];
     private int roundCount;
     private int nextRound;
@@ -125,16 +125,43 @@ public final class ActionWindow {
         weightedClocks[worker] = 0;
     }
 
-    /** Observes that one manager round took {@code roundNanos}. */
+    /**
+     * Observes that one manager round took {@code roundNanos}. The window's samples are kept
+     * sorted as they come and go, by a scan and a shift of at most {@value #ROUND_SAMPLES} each:
+     * sorting them anew each round ran the JDK's general sort, a method large enough that C2
+     * compiled it several times (on stack, then whole) in a cluster node's later epochs, on the
+     * core its training thread needs.
+     */
     public void onRound(long roundNanos) {
         checkNonNegative(roundNanos, "roundNanos");
+        if (roundCount == ROUND_SAMPLES) {
+            removeSorted(rounds[nextRound]);
+        }
         rounds[nextRound] = roundNanos;
         nextRound = (nextRound + 1) % ROUND_SAMPLES;
-        roundCount = Math.min(roundCount + 1, ROUND_SAMPLES);
-        // Sorting 64 longs on each round is cheaper than keeping an order statistic tree.
-        System.arraycopy(rounds, 0, sortedRounds, 0, roundCount);
-        Arrays.sort(sortedRounds, 0, roundCount);
+        insertSorted(roundNanos);
         roundQuantileNanos = sortedRounds[(int) Math.ceil(ROUND_QUANTILE * roundCount) - 1];
+    }
+
+    /** Removes one sample equal to {@code nanos}, which the window holds, from the sorted samples. */
+    private void removeSorted(long nanos) {
+        int at = 0;
+        while (sortedRounds[at] != nanos) {
+            at++;
+        }
+        roundCount--;
+        System.arraycopy(sortedRounds, at + 1, sortedRounds, at, roundCount - at);
+    }
+
+    /** Adds {@code nanos} to the sorted samples, after those equal to it. */
+    private void insertSorted(long nanos) {
+        int at = roundCount;
+        while (at > 0 && sortedRounds[at - 1] > nanos) {
+            at--;
+        }
+        System.arraycopy(sortedRounds, at, sortedRounds, at + 1, roundCount - at);
+        sortedRounds[at] = nanos;
+        roundCount++;
     }
 
     /** The window in clocks: see the class comment. */

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
+import io.adaps.testing.Property;
+
 /** The window is two high-quantile rounds' worth of the fastest worker's clocks. */
 class ActionWindowTest {
     private static final long MS = 1_000_000L;
@@ -113,6 +115,22 @@ class ActionWindowTest {
         recent.onRound(MS);
         // The 65th sample back is gone: 58 fast rounds, rank 58 is fast.
         assertThat(recent.roundQuantileMillis()).isEqualTo(1.0);
+    }
+
+    @Test
+    void theQuantileIsTheNearestRankOfTheLastSamplesSortedAnew() {
+        // Samples from a few values (many ties) or from all of them, in runs longer than the window.
+        Property.forAll(300, gen -> gen.list(1, 4 * ActionWindow.ROUND_SAMPLES,
+                g -> g.booleans() ? g.longIn(0, 3) : g.longIn(0, Long.MAX_VALUE)), samples -> {
+            ActionWindow window = new ActionWindow(1);
+            for (int i = 0; i < samples.size(); i++) {
+                window.onRound(samples.get(i));
+                long[] last = samples.subList(Math.max(0, i + 1 - ActionWindow.ROUND_SAMPLES), i + 1).stream()
+                        .mapToLong(Long::longValue).sorted().toArray();
+                long expected = last[(int) Math.ceil(ActionWindow.ROUND_QUANTILE * last.length) - 1];
+                assertThat(window.roundQuantileMillis()).as("after sample %d", i).isEqualTo(expected / 1e6);
+            }
+        });
     }
 
     @Test
