@@ -3,7 +3,6 @@ package io.adaps.intent;
 import static io.adaps.util.Checks.checkNonNegative;
 import static io.adaps.util.Checks.checkNotNull;
 
-
 /**
  * How many clocks ahead of a worker the adaptive manager acts on intents, estimated online with
  * no user tuning. Used by the manager thread only.
