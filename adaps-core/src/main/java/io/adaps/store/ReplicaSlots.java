@@ -212,9 +212,14 @@ final class ReplicaSlots {
         return true;
     }
 
-    /** Whether {@code slot} was clean when its sequence number was {@code sequence}. */
+    /**
+     * Whether {@code slot} was clean when its sequence number was {@code sequence}. A mark is a
+     * released sequence number (or 0), so always even: a writer's odd number never matches it and
+     * needs no check of its own. (A separate parity check was a branch that rounds first took in a
+     * later epoch, when a worker held the lock, and C2 then compiled the round's snapshot again.)
+     */
     private boolean isClean(int slot, int sequence) {
-        return (sequence & 1) == 0 && slab.mark(slot) == sequence;
+        return slab.mark(slot) == sequence;
     }
 
     /**

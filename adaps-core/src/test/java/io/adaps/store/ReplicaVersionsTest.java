@@ -3,6 +3,11 @@ package io.adaps.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -136,6 +141,49 @@ class ReplicaVersionsTest {
         assertThat(store.pullOwnedIfChanged(7, pushed, answer, 0)).as("installed again: a new version")
                 .isNotIn(pushed, -1L);
         assertThat(answer).containsExactly(4f, 5f);
+    }
+
+    /**
+     * Issue 13: a replica whose lock a writer holds (an odd sequence number) is never clean, since a
+     * mark is always even: a round's snapshot waits for the write in place and hands it out.
+     */
+    @Test
+    void aSnapshotDuringAWriteInPlaceWaitsForItAndHandsItOut() throws Exception {
+        TableStore store = new TableStore(spec);
+        store.installReplica(1, new float[] {10f, 20f}, 0);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Future<Long> write = threads.submit(() -> TableStore.updateHeld(store, 1, Long.MIN_VALUE, store, 1,
+                    Long.MIN_VALUE, (first, firstOffset, second, secondOffset) -> {
+                        first[firstOffset] += 1f;
+                        holding.countDown();
+                        awaitQuietly(release);
+                    }));
+            assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+            float[] delta = new float[2];
+            Future<Integer> snapshot = threads.submit(() -> store.snapshotDelta(1, delta, 0));
+            Thread.sleep(50);
+            assertThat(snapshot.isDone()).as("waits for the writer").isFalse();
+
+            release.countDown();
+            assertThat(write.get(5, TimeUnit.SECONDS)).isNotEqualTo(TableStore.NOT_HELD_TAG);
+            assertThat(snapshot.get(5, TimeUnit.SECONDS)).isEqualTo(TableStore.DELTA);
+            assertThat(delta).containsExactly(1f, 0f);
+            assertThat(store.snapshotDelta(1, delta, 0)).isEqualTo(TableStore.ZERO_DELTA);
+        } finally {
+            release.countDown();
+            threads.shutdownNow();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
