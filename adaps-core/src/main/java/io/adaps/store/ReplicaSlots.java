@@ -215,8 +215,7 @@ final class ReplicaSlots {
     /**
      * Whether {@code slot} was clean when its sequence number was {@code sequence}. A mark is a
      * released sequence number (or 0), so always even: a writer's odd number never matches it and
-     * needs no check of its own. (A separate parity check was a branch that rounds first took in a
-     * later epoch, when a worker held the lock, and C2 then compiled the round's snapshot again.)
+     * needs no check of its own (which was a rare branch C2 compiled out, then recompiled for).
      */
     private boolean isClean(int slot, int sequence) {
         return slab.mark(slot) == sequence;
