@@ -96,7 +96,9 @@ public interface TableView extends ParameterAccess {
      * its index {@code i}. The indexes of the pairs not done go to {@code notDone} from index 0, in
      * order; the caller falls back to pulls and pushes for those. The checks and the counts of the
      * call are made once, not once per pair: for kernels that step many pairs (an MF mini-batch).
-     * The staleness a pair of owned rows is counted with is the watermark as of the call's start.
+     * The staleness a pair of owned rows is counted with is the watermark as of the call's start;
+     * pairs with a replica behind it are counted at the oldest such replica's clock, as a pull
+     * counts its rows at the oldest of theirs.
      * If {@code update} throws, the pairs before it are done and counted, and the exception
      * propagates.
      *

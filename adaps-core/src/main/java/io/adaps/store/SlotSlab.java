@@ -345,21 +345,26 @@ final class SlotSlab {
 
     /**
      * Acquires {@code slot}'s write lock if it is free now and the slot holds {@code row}, without
-     * waiting: returns the odd sequence number now held, or 0 (nothing held, nothing changed) if
-     * another thread holds the lock or the row is not there.
+     * waiting: returns the odd sequence number now held, or 0 (nothing held) if another thread holds
+     * the lock or the row is not there.
+     *
+     * <p>Every way of failing takes the same branch, so that whichever comes first after C2 compiled
+     * the caller is the only one that can send it back to the interpreter (see {@link io.adaps.util.Masks}): a busy
+     * lock makes the exchange fail, since it expects the even number below the odd one read; the tag
+     * is checked once the lock is held. A slot found holding another row is released at its next
+     * even number, which sends that row's readers round once more.
      */
     int tryLockIfHolds(int slot, int row) {
         int[] lock = locks[slot >>> shift];
-        int i = slot & mask;
-        int current = (int) SEQ.getVolatile(lock, 2 * i);
-        // The tag read before the CAS spares another row's slot a version bump; it is checked again under the lock.
-        if ((current & 1) != 0 || lock[2 * i + 1] != row || !SEQ.compareAndSet(lock, 2 * i, current, current + 1)) {
-            return 0;
+        int seq = 2 * (slot & mask);
+        int expected = (int) SEQ.getVolatile(lock, seq) & ~1;
+        int witness = (int) SEQ.compareAndExchange(lock, seq, expected, expected + 1);
+        if ((witness ^ expected | lock[seq + 1] ^ row) == 0) {
+            return expected + 1;
         }
-        if (lock[2 * i + 1] == row) {
-            return current + 1;
+        if (witness == expected) {
+            SEQ.setRelease(lock, seq, expected + 2);
         }
-        SEQ.setRelease(lock, 2 * i, current + 2);
         return 0;
     }
 

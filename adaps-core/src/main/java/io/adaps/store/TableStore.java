@@ -8,6 +8,7 @@ import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.Initializer;
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRule;
+import io.adaps.util.Masks;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
@@ -539,20 +540,25 @@ public final class TableStore {
         if (tag == NOT_HELD_TAG) {
             return NOT_HELD_TAG;
         }
+        boolean one = a == b && ra == rb;
         int lockedA = a.tryLockHeld(ra, entryA);
-        if (lockedA == 0) {
+        int lockedB = one ? lockedA : b.tryLockHeld(rb, entryB);
+        // Both locks held (odd numbers), and neither row a replica installed in its slot since the
+        // tags were read (pending, seen under the lock): one test for every way of failing.
+        if ((lockedA & lockedB & ~(a.pendingHeld(ra, entryA) | b.pendingHeld(rb, entryB)) & 1) == 0) {
+            if (lockedB != 0 && !one) {
+                b.unlockHeld(entryB, lockedB);
+            }
+            if (lockedA != 0) {
+                a.unlockHeld(entryA, lockedA);
+            }
             return NOT_HELD_TAG;
         }
-        boolean one = a == b && ra == rb;
-        int lockedB = one ? lockedA : b.tryLockHeld(rb, entryB);
         try {
-            if (lockedB == 0) {
-                return NOT_HELD_TAG;
-            }
             update.apply(a.chunk(entryA), a.offset(entryA), b.chunk(entryB), b.offset(entryB));
             return tag;
         } finally {
-            if (lockedB != 0 && !one) {
+            if (!one) {
                 b.unlockHeld(entryB, lockedB);
             }
             a.unlockHeld(entryA, lockedA);
@@ -571,27 +577,27 @@ public final class TableStore {
             return NOT_HELD_TAG;
         }
         long tag = (long) TAGS.getAcquire(replicaTags, r);
-        return tag >= need ? tag : NOT_HELD_TAG;
+        // Replicas first fall behind their bound after the training loop is compiled: selected
+        // without a branch (see Masks), a stale one takes the same way out as a row not held.
+        long stale = Masks.ifLess(tag, need);
+        return tag & ~stale | NOT_HELD_TAG & stale;
     }
 
     /**
-     * Write-locks the slot of index entry {@code entry} if it is free now, holds row {@code r}
-     * and, for a replica, has been fetched: the odd sequence number held, or 0 (nothing held).
+     * Write-locks the slot of index entry {@code entry} if it is free now and holds row {@code r}:
+     * the odd sequence number held, or 0 (nothing held).
      */
     private int tryLockHeld(int r, int entry) {
-        if (entry >= 0) {
-            return owned.tryLockIfHolds(entry, r);
-        }
-        SlotSlab slab = replicas.slab();
-        int slot = -2 - entry;
-        int locked = slab.tryLockIfHolds(slot, r);
-        // Seen under the lock: a replica installed in this slot since tagIfFresh looked is pending
-        // (the flag is set before an install publishes the slot, and cleared after its first refresh).
-        if (locked != 0 && (byte) PENDING.getVolatile(pending, r) != 0) {
-            slab.unlock(slot, locked);
-            return 0;
-        }
-        return locked;
+        return entry >= 0 ? owned.tryLockIfHolds(entry, r) : replicas.slab().tryLockIfHolds(-2 - entry, r);
+    }
+
+    /**
+     * 1 if the slot of index entry {@code entry} holds a replica not fetched yet, else 0. Read under
+     * the slot's lock, it tells a replica installed since {@link #tagIfFresh} looked: the flag is
+     * set before an install publishes the slot, and cleared after its first refresh.
+     */
+    private int pendingHeld(int r, int entry) {
+        return (byte) PENDING.getVolatile(pending, r) & entry >>> 31;
     }
 
     private void unlockHeld(int entry, int locked) {

@@ -36,6 +36,7 @@ import io.adaps.sampling.PreparedSamples;
 import io.adaps.store.SlotKind;
 import io.adaps.store.TableStore;
 import io.adaps.util.BoundedWait;
+import io.adaps.util.Masks;
 
 /**
  * A training thread's handle: validates each call completely, then runs it. Rows this node holds
@@ -511,8 +512,9 @@ public final class NodeWorker extends AbstractAccess implements Worker {
     /**
      * {@link TableView#updateInPlace(long[], int, TableView, long[], int, int, InPlacePairUpdate, int[])}:
      * each pair as {@link #updateInPlace(Table, long, TableView, long, InPlaceUpdate)} does it, with
-     * the checks once per call, every row checked before any pair is done, and the counts once per
-     * call for the pairs that reflect the watermark read at its start (every pair of owned rows).
+     * the checks once per call, every row checked before any pair is done, and the reads counted
+     * once per call: the pairs that reflect the watermark read at its start (every pair of owned
+     * rows) at it, the others at the oldest of their tags, as a pull counts its rows.
      */
     int updateInPlace(Table table, long[] rows, int rowsOffset, TableView other, long[] otherRows,
                       int otherRowsOffset, int count, InPlacePairUpdate update, int[] notDone) {
@@ -540,7 +542,8 @@ public final class NodeWorker extends AbstractAccess implements Worker {
         PairStep step = pairStep;
         step.update = update;
         int missed = 0;
-        long atWatermark = 0;
+        int below = 0;
+        long oldest = watermark;
         int i = 0;
         try {
             for (; i < count; i++) {
@@ -549,11 +552,11 @@ public final class NodeWorker extends AbstractAccess implements Worker {
                         otherRows[otherRowsOffset + i], otherNeed, step);
                 if (tag == TableStore.NOT_HELD_TAG) {
                     notDone[missed++] = i;
-                } else if (tag >= watermark) {
-                    atWatermark++;
                 } else {
-                    clockCell.countRead(table.id(), tag);
-                    clockCell.countRead(otherTable.id(), tag);
+                    // Counted without a branch (see Masks): replicas first fall behind the watermark
+                    // after this loop is compiled.
+                    below -= (int) Masks.ifLess(tag, watermark);
+                    oldest = Masks.min(oldest, tag);
                 }
             }
         } finally {
@@ -561,8 +564,10 @@ public final class NodeWorker extends AbstractAccess implements Worker {
             long done = i - missed;
             localPulls += 2 * done;
             localPushes += 2 * done;
-            clockCell.countReads(table.id(), watermark, atWatermark);
-            clockCell.countReads(otherTable.id(), watermark, atWatermark);
+            clockCell.countReads(table.id(), watermark, done - below);
+            clockCell.countReads(otherTable.id(), watermark, done - below);
+            clockCell.countReads(table.id(), oldest, below);
+            clockCell.countReads(otherTable.id(), oldest, below);
         }
         return missed;
     }

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import io.adaps.api.InPlaceUpdate;
 import io.adaps.api.TableSpec;
 import io.adaps.api.UpdateRules;
 
@@ -172,6 +173,56 @@ class ReplicaVersionsTest {
             assertThat(snapshot.get(5, TimeUnit.SECONDS)).isEqualTo(TableStore.DELTA);
             assertThat(delta).containsExactly(1f, 0f);
             assertThat(store.snapshotDelta(1, delta, 0)).isEqualTo(TableStore.ZERO_DELTA);
+        } finally {
+            release.countDown();
+            threads.shutdownNow();
+        }
+    }
+
+    /**
+     * Issue 13: every way an update in place can fail takes one branch, which tries both locks
+     * before it gives up: a busy lock on either row runs nothing and leaves the other row's lock free.
+     */
+    @Test
+    void anUpdateInPlaceThatFindsEitherLockBusyRunsNothingAndLeavesTheOtherLockFree() throws Exception {
+        TableStore store = new TableStore(spec);
+        store.installReplica(1, new float[] {10f, 20f}, 0);
+        store.install(2, SlotKind.OWNED, new float[] {1f, 2f}, 0);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService threads = Executors.newSingleThreadExecutor();
+        int[] runs = new int[1];
+        InPlaceUpdate addOne = (first, firstOffset, second, secondOffset) -> {
+            runs[0]++;
+            first[firstOffset] += 1f;
+            second[secondOffset] += 1f;
+        };
+        try {
+            Future<Long> holder = threads.submit(() -> TableStore.updateHeld(store, 1, Long.MIN_VALUE, store, 1,
+                    Long.MIN_VALUE, (first, firstOffset, second, secondOffset) -> {
+                        holding.countDown();
+                        awaitQuietly(release);
+                    }));
+            assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(TableStore.updateHeld(store, 2, Long.MIN_VALUE, store, 1, Long.MIN_VALUE, addOne))
+                    .as("the second row's lock busy").isEqualTo(TableStore.NOT_HELD_TAG);
+            assertThat(TableStore.updateHeld(store, 1, Long.MIN_VALUE, store, 2, Long.MIN_VALUE, addOne))
+                    .as("the first row's lock busy").isEqualTo(TableStore.NOT_HELD_TAG);
+            assertThat(runs[0]).isZero();
+            // Tried without waiting: a lock left held would fail here, where a read would wait for it.
+            assertThat(TableStore.updateHeld(store, 2, Long.MIN_VALUE, store, 2, Long.MIN_VALUE, addOne))
+                    .as("row 2's lock let go").isEqualTo(TableStore.OWNED_TAG);
+            float[] value = new float[2];
+            assertThat(store.pull(2, value, 0)).isTrue();
+            assertThat(value).as("row 2 named twice: two steps").containsExactly(3f, 2f);
+
+            release.countDown();
+            assertThat(holder.get(5, TimeUnit.SECONDS)).isNotEqualTo(TableStore.NOT_HELD_TAG);
+            assertThat(TableStore.updateHeld(store, 2, Long.MIN_VALUE, store, 1, Long.MIN_VALUE, addOne))
+                    .as("both free again").isNotEqualTo(TableStore.NOT_HELD_TAG);
+            assertThat(store.pull(2, value, 0)).isTrue();
+            assertThat(value).as("one step on row 2 named twice, one with row 1").containsExactly(4f, 2f);
+            assertThat(runs[0]).isEqualTo(2);
         } finally {
             release.countDown();
             threads.shutdownNow();
