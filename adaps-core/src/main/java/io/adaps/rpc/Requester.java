@@ -376,11 +376,7 @@ public final class Requester implements LocalizeSink {
 
     private String checkAnswer(RemoteCall call, int part, Message answer) {
         MessageType type = answer.type();
-        boolean expected = call.operation == Operation.PULL ? type == MessageType.PULL_REPLY
-                : call.operation == Operation.SYNC ? type == MessageType.REFRESHED
-                : call.operation == Operation.REFRESH ? type == MessageType.REFRESHED || type == MessageType.UNCHANGED
-                : type == MessageType.ACK || (call.operation == Operation.LOCALIZE && type == MessageType.HANDOVER);
-        if (!expected) {
+        if (!call.operation.isAnsweredBy(type)) {
             return "type=" + type + " (expected the answer to a " + call.operation + ")";
         }
         Table table = context.table(call.partTable[part]);
