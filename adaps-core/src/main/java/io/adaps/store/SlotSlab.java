@@ -349,10 +349,10 @@ final class SlotSlab {
      * the lock or the row is not there.
      *
      * <p>Every way of failing takes the same branch, so that whichever comes first after C2 compiled
-     * the caller is the only one that can send it back to the interpreter (see {@link io.adaps.util.Masks}): a busy
-     * lock makes the exchange fail, since it expects the even number below the odd one read; the tag
-     * is checked once the lock is held. A slot found holding another row is released at its next
-     * even number, which sends that row's readers round once more.
+     * the caller is the only one that can send it back to the interpreter (see
+     * {@link io.adaps.util.Masks}): a busy lock makes the exchange fail, since it expects the even
+     * number below the odd one read; the tag is checked once the lock is held. A slot found holding
+     * another row is released at its next even number, which sends that row's readers round once more.
      */
     int tryLockIfHolds(int slot, int row) {
         int[] lock = locks[slot >>> shift];

@@ -27,7 +27,8 @@ class OperationTest {
                 assertThat(operation.isAnsweredBy(type)).as("%s answered by %s", operation, type)
                         .isEqualTo(ANSWERS.get(operation).contains(type));
             }
-            assertThat(ANSWERS.get(operation)).as("the type that bounds a request's answers").contains(operation.answer);
+            assertThat(ANSWERS.get(operation)).as("the type that bounds a request's answers")
+                    .contains(operation.answer);
         }
     }
 
