@@ -45,9 +45,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3)
 @Measurement(iterations = 8)
 public class MfEpochBenchmark {
-    private static final float LEARNING_RATE = 0.1f;
-    private static final float REGULARIZATION = 0.01f;
-    private static final long SEED = 42;
+    static final float LEARNING_RATE = 0.1f;
+    static final float REGULARIZATION = 0.01f;
+    static final long SEED = 42;
 
     /** The training entries and the shape of the runs, shared by both variants. */
     @State(Scope.Benchmark)
@@ -74,11 +74,16 @@ public class MfEpochBenchmark {
 
         MfData train;
 
-        /** Generates the ratings once per trial: a rank-10 matrix plus noise 0.1, zipf 1.1 skew. */
+        /** Generates the ratings once per trial. */
         @Setup(Level.Trial)
         public void generate() {
-            train = new SyntheticMatrix(new SyntheticMatrix.Spec(rows, cols, entries, 10, 0.1, 1.1, SEED)).sample();
+            train = ratings(rows, cols, entries);
         }
+    }
+
+    /** The benchmark's ratings of a {@code rows x cols} matrix: a rank-10 matrix plus noise 0.1, zipf 1.1 skew. */
+    static MfData ratings(int rows, int cols, int entries) {
+        return new SyntheticMatrix(new SyntheticMatrix.Spec(rows, cols, entries, 10, 0.1, 1.1, SEED)).sample();
     }
 
     /** A single AdaPS node with the two factor tables and a trainer on it. */
