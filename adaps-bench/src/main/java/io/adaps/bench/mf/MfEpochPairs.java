@@ -38,11 +38,12 @@ import io.adaps.examples.mf.ShardPool;
  *
  * The JVMs run one after the other, with the processors this process may use (pin it with
  * {@code taskset}), on the benchmark's default data: 3M zipf-skewed ratings of a 10,000 x 5,000
- * matrix, rank 32, batches of 1024.
+ * matrix, rank 32, batches of 1024. Their logs go to this process's standard error; a JVM that fails,
+ * or outlives its bound, ends the run with an exception.
  */
 public final class MfEpochPairs {
     /** Epochs of each model before the pairs are timed: the JIT's compilations and the caches' warm-up. */
-    static final int WARMUP_PAIRS = 4;
+    private static final int WARMUP_PAIRS = 4;
     private static final int RANK = 32;
     private static final int ROWS = 10_000;
     private static final int COLS = 5_000;
@@ -60,6 +61,9 @@ public final class MfEpochPairs {
         if (args.length == 2 && args[0].equals(CHILD)) {
             runPairs(positive(args[1], "pairs"));
             return;
+        }
+        if (args.length > 2) {
+            throw new IllegalArgumentException("args=" + String.join(" ", args) + " (expected [jvms] [pairs])");
         }
         int jvms = args.length > 0 ? positive(args[0], "jvms") : 8;
         int pairs = args.length > 1 ? positive(args[1], "pairs") : 10;
@@ -110,14 +114,14 @@ public final class MfEpochPairs {
         Process process = new ProcessBuilder(java.toString(), "--add-exports",
                 "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx2g", "-cp", System.getProperty("java.class.path"),
                 MfEpochPairs.class.getName(), CHILD, Integer.toString(pairs))
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         List<Double> ratios = Collections.synchronizedList(new ArrayList<>());
         Thread reader = new Thread(() -> readPairs(process, ratios), "mf-epoch-pairs-reader");
         reader.setDaemon(true);
         reader.start();
         long bound = SECONDS_PER_PAIR_BOUND * (pairs + WARMUP_PAIRS);
         if (!process.waitFor(bound, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor();
+            process.destroyForcibly().waitFor(SECONDS_PER_PAIR_BOUND, TimeUnit.SECONDS);
             throw new IllegalStateException("a JVM of pairs ran longer than " + bound + " s (expected less; stopped)");
         }
         reader.join(TimeUnit.SECONDS.toMillis(SECONDS_PER_PAIR_BOUND));

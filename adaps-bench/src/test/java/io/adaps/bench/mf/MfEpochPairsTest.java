@@ -32,5 +32,7 @@ class MfEpochPairsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("jvms=0 (expected a positive integer)");
         assertThatThrownBy(() -> MfEpochPairs.main(new String[] {"2", "x"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("pairs=x (expected a positive integer)");
+        assertThatThrownBy(() -> MfEpochPairs.main(new String[] {"2", "3", "4"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("args=2 3 4 (expected [jvms] [pairs])");
     }
 }
