@@ -6,6 +6,7 @@ import java.util.Arrays;
 
 import io.adaps.api.Initializer;
 import io.adaps.api.UpdateRule;
+import io.adaps.util.Masks;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
@@ -341,6 +342,14 @@ final class SlotSlab {
         }
         SEQ.setRelease(lock, 2 * i, locked + 1);
         return 0;
+    }
+
+    /**
+     * 1 if {@code slot} holds {@code row}, else 0, as {@link #tagged}: a value to combine with
+     * other tests into one (see {@link io.adaps.util.Masks}).
+     */
+    int holdsBit(int slot, int row) {
+        return Masks.ifEqual(locks[slot >>> shift][2 * (slot & mask) + 1], row) & 1;
     }
 
     /**

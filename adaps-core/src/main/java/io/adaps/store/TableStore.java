@@ -420,9 +420,13 @@ public final class TableStore {
         int r = (int) row;
         int entry = (int) INDEX.getAcquire(index, r);
         if (entry >= 0) {
+            // One test (see Masks): a writer holding the slot at this moment (odd sequence numbers,
+            // whose versions no stable read returned) or a slot reused are rare on a node's one
+            // core, and first happen after this is compiled.
             int sequence = owned.sequence(entry);
-            if ((sequence & 1) == 0 && version(entry, sequence & Integer.MAX_VALUE) == knownVersion
-                    && owned.tagged(entry, r)) {
+            long unchanged = Masks.ifEqual(version(entry, sequence & Integer.MAX_VALUE), knownVersion)
+                    & owned.holdsBit(entry, r);
+            if (unchanged != 0) {
                 return knownVersion;
             }
         }

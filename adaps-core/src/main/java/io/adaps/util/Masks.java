@@ -23,6 +23,19 @@ public final class Masks {
         return (difference ^ ((x ^ y) & (difference ^ x))) >> 63;
     }
 
+    /** {@code -1L} (all ones) if {@code x == y}, else {@code 0L}. */
+    public static long ifEqual(long x, long y) {
+        long difference = x ^ y;
+        // difference | -difference has its sign bit set exactly when difference is not 0.
+        return ~((difference | -difference) >> 63);
+    }
+
+    /** {@code -1} (all ones) if {@code x == y}, else {@code 0}. */
+    public static int ifEqual(int x, int y) {
+        int difference = x ^ y;
+        return ~((difference | -difference) >> 31);
+    }
+
     /** The lesser of {@code x} and {@code y}. */
     public static long min(long x, long y) {
         return y ^ ((x ^ y) & ifLess(x, y));

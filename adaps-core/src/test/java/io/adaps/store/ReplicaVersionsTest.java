@@ -145,6 +145,44 @@ class ReplicaVersionsTest {
     }
 
     /**
+     * Issue 13: a refresh that comes while a writer holds the row (an odd sequence number, which no
+     * version handed out has) is never answered as unchanged: it waits for the write and copies it.
+     */
+    @Test
+    void aRefreshDuringAWriteWaitsForItAndCopiesTheRow() throws Exception {
+        TableStore store = new TableStore(spec, 1, 3);
+        store.allocate(7, SlotKind.OWNED);
+        store.set(7, new float[] {3f, 4f}, 0);
+        long known = store.pullOwnedVersioned(7, new float[2], 0);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Future<Long> writer = threads.submit(() -> TableStore.updateHeld(store, 7, Long.MIN_VALUE, store, 7,
+                    Long.MIN_VALUE, (first, firstOffset, second, secondOffset) -> {
+                        holding.countDown();
+                        awaitQuietly(release);
+                        first[firstOffset] += 10f;
+                    }));
+            assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+            // Let go a moment later, while this thread's refresh is (almost surely) waiting for it.
+            threads.submit(() -> {
+                TimeUnit.MILLISECONDS.sleep(50);
+                release.countDown();
+                return null;
+            });
+            float[] answer = {-1f, -1f};
+            long refreshed = store.pullOwnedIfChanged(7, known, answer, 0);
+            assertThat(writer.get(5, TimeUnit.SECONDS)).isEqualTo(TableStore.OWNED_TAG);
+            assertThat(refreshed).isNotEqualTo(known).isEqualTo(store.ownedVersion(7));
+            assertThat(answer).containsExactly(13f, 4f);
+        } finally {
+            release.countDown();
+            threads.shutdownNow();
+        }
+    }
+
+    /**
      * Issue 13: a replica whose lock a writer holds (an odd sequence number) is never clean, since a
      * mark is always even: a round's snapshot waits for the write in place and hands it out.
      */

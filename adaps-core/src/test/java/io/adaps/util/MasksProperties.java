@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import io.adaps.testing.Gen;
 import io.adaps.testing.Property;
 
-/** The branch-free comparisons agree with Java's own on every pair of longs, the extremes included. */
+/** The branch-free comparisons agree with Java's own on every pair of longs (and ints), the extremes included. */
 class MasksProperties {
     private static final long[] EDGES = {Long.MIN_VALUE, Long.MIN_VALUE + 1, -2, -1, 0, 1, 2, Long.MAX_VALUE - 1,
             Long.MAX_VALUE};
@@ -37,5 +37,10 @@ class MasksProperties {
         long y = pair.y();
         assertThat(Masks.ifLess(x, y)).as("ifLess(%d, %d)", x, y).isEqualTo(x < y ? -1L : 0L);
         assertThat(Masks.min(x, y)).as("min(%d, %d)", x, y).isEqualTo(Math.min(x, y));
+        assertThat(Masks.ifEqual(x, y)).as("ifEqual(%d, %d)", x, y).isEqualTo(x == y ? -1L : 0L);
+        assertThat(Masks.ifEqual(x, x)).as("ifEqual(%d, %d)", x, x).isEqualTo(-1L);
+        int xi = (int) x;
+        int yi = (int) y;
+        assertThat(Masks.ifEqual(xi, yi)).as("ifEqual(%d, %d) of ints", xi, yi).isEqualTo(xi == yi ? -1 : 0);
     }
 }
