@@ -154,17 +154,10 @@ class ReplicaVersionsTest {
         store.allocate(7, SlotKind.OWNED);
         store.set(7, new float[] {3f, 4f}, 0);
         long known = store.pullOwnedVersioned(7, new float[2], 0);
-        CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try {
-            Future<Long> writer = threads.submit(() -> TableStore.updateHeld(store, 7, Long.MIN_VALUE, store, 7,
-                    Long.MIN_VALUE, (first, firstOffset, second, secondOffset) -> {
-                        holding.countDown();
-                        awaitQuietly(release);
-                        first[firstOffset] += 10f;
-                    }));
-            assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+            Future<Long> writer = holdInPlace(threads, store, 7, 10f, release);
             // Let go a moment later, while this thread's refresh is (almost surely) waiting for it.
             threads.submit(() -> {
                 TimeUnit.MILLISECONDS.sleep(50);
@@ -190,17 +183,10 @@ class ReplicaVersionsTest {
     void aSnapshotDuringAWriteInPlaceWaitsForItAndHandsItOut() throws Exception {
         TableStore store = new TableStore(spec);
         store.installReplica(1, new float[] {10f, 20f}, 0);
-        CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try {
-            Future<Long> write = threads.submit(() -> TableStore.updateHeld(store, 1, Long.MIN_VALUE, store, 1,
-                    Long.MIN_VALUE, (first, firstOffset, second, secondOffset) -> {
-                        first[firstOffset] += 1f;
-                        holding.countDown();
-                        awaitQuietly(release);
-                    }));
-            assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+            Future<Long> write = holdInPlace(threads, store, 1, 1f, release);
             float[] delta = new float[2];
             Future<Integer> snapshot = threads.submit(() -> store.snapshotDelta(1, delta, 0));
             Thread.sleep(50);
@@ -226,7 +212,6 @@ class ReplicaVersionsTest {
         TableStore store = new TableStore(spec);
         store.installReplica(1, new float[] {10f, 20f}, 0);
         store.install(2, SlotKind.OWNED, new float[] {1f, 2f}, 0);
-        CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         ExecutorService threads = Executors.newSingleThreadExecutor();
         int[] runs = new int[1];
@@ -236,12 +221,7 @@ class ReplicaVersionsTest {
             second[secondOffset] += 1f;
         };
         try {
-            Future<Long> holder = threads.submit(() -> TableStore.updateHeld(store, 1, Long.MIN_VALUE, store, 1,
-                    Long.MIN_VALUE, (first, firstOffset, second, secondOffset) -> {
-                        holding.countDown();
-                        awaitQuietly(release);
-                    }));
-            assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+            Future<Long> holder = holdInPlace(threads, store, 1, 0f, release);
             assertThat(TableStore.updateHeld(store, 2, Long.MIN_VALUE, store, 1, Long.MIN_VALUE, addOne))
                     .as("the second row's lock busy").isEqualTo(TableStore.NOT_HELD_TAG);
             assertThat(TableStore.updateHeld(store, 1, Long.MIN_VALUE, store, 2, Long.MIN_VALUE, addOne))
@@ -265,6 +245,24 @@ class ReplicaVersionsTest {
             release.countDown();
             threads.shutdownNow();
         }
+    }
+
+    /**
+     * Starts on one of {@code threads} an update in place of {@code row} named twice that adds
+     * {@code add} to its first float and then holds the row's lock until {@code release}; returns its
+     * result's future once it holds the lock.
+     */
+    private static Future<Long> holdInPlace(ExecutorService threads, TableStore store, long row, float add,
+                                            CountDownLatch release) throws InterruptedException {
+        CountDownLatch holding = new CountDownLatch(1);
+        Future<Long> holder = threads.submit(() -> TableStore.updateHeld(store, row, Long.MIN_VALUE, store, row,
+                Long.MIN_VALUE, (first, firstOffset, second, secondOffset) -> {
+                    first[firstOffset] += add;
+                    holding.countDown();
+                    awaitQuietly(release);
+                }));
+        assertThat(holding.await(5, TimeUnit.SECONDS)).as("row %d held", row).isTrue();
+        return holder;
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
