@@ -19,12 +19,15 @@ import io.adaps.api.Worker;
  * <p>Updates are pushed asynchronously, so the network works while the next batch is collected
  * and pulled. A push's buffer must stay untouched until the push completes, so the update buffers
  * alternate between two sides, and a side is reused only after its previous push is complete
- * (which, one batch later, it almost always is).
+ * (which, one batch later, it almost always is). The free side keeps the values as pulled, and the
+ * push turns them into the steps in place: a batch touches its values and one side, not a third
+ * array of the same size (w2v's chunks hold thousands of 100-float rows per table, and the batch
+ * fetched ahead doubles them; every array less is a few MiB less crowding the caches).
  *
  * <p>A row's place in the batch is found through a direct index over the table's rows (4 bytes per
  * row, no hashing), sized for the tables of these examples (matrix rows and columns, a
  * vocabulary). Used by the {@code mf} and {@code w2v} examples. Belongs to the thread of its
- * worker; allocates nothing after construction.
+ * worker; allocates nothing after its first {@link #keepPulledValues}.
  */
 public final class RowBatch {
     private static final int ABSENT = -1;
@@ -37,12 +40,14 @@ public final class RowBatch {
     private final long[] ids;
     /** The pulled values, changed by the batch's steps; row {@code slot} at {@code slot * valueLength}. */
     public final float[] values;
-    /** {@link #values} as they were pulled, laid out like them. */
-    private final float[] pulledValues;
     private final float[][] updateSides = new float[2][];
     private final long[] pushTickets = new long[2];
     private int side;
-    /** The updates of the batch being pushed next, laid out like {@link #values}. */
+    /**
+     * The free side, laid out like {@link #values}: the values as pulled once they are
+     * {@link #keepPulledValues kept}, turned into the batch's steps when they are pushed. Both sides
+     * are allocated when values are first kept: a batch that only pulls (an evaluation's) needs none.
+     */
     private float[] updates;
     private int size;
     /** Slots whose values are here or being pulled; the rows from here on are still to pull. */
@@ -57,10 +62,6 @@ public final class RowBatch {
         Arrays.fill(slotOfRow, ABSENT);
         this.ids = new long[capacity];
         this.values = new float[capacity * valueLength];
-        this.pulledValues = new float[capacity * valueLength];
-        updateSides[0] = new float[capacity * valueLength];
-        updateSides[1] = new float[capacity * valueLength];
-        this.updates = updateSides[0];
     }
 
     /** Adds {@code row} to the batch unless it is in it already; returns its value's offset. */
@@ -96,7 +97,12 @@ public final class RowBatch {
 
     /** Remembers {@link #values} as pulled: call when every pull of the batch is complete, before any step. */
     public void keepPulledValues() {
-        System.arraycopy(values, 0, pulledValues, 0, size * valueLength);
+        if (updates == null) {
+            updateSides[0] = new float[values.length];
+            updateSides[1] = new float[values.length];
+            updates = updateSides[0];
+        }
+        System.arraycopy(values, 0, updates, 0, size * valueLength);
     }
 
     /**
@@ -122,9 +128,12 @@ public final class RowBatch {
             throw new IllegalArgumentException("next=" + next.view.table().name() + " (expected a batch of "
                     + view.table().name() + ")");
         }
+        if (updates == null) {
+            throw new IllegalStateException("pushSteps before keepPulledValues: no values kept as pulled");
+        }
         int floats = size * valueLength;
         for (int i = 0; i < floats; i++) {
-            updates[i] = values[i] - pulledValues[i];
+            updates[i] = values[i] - updates[i];
         }
         if (next != null) {
             for (int slot = 0; slot < size; slot++) {

@@ -207,6 +207,78 @@ class MfSgdKernelTest {
         }
     }
 
+    /**
+     * An evaluation pulls {@link MfSgdKernel#EVALUATION_BATCHES} batches before it waits: over
+     * several such windows and a partial last one, on a node that holds every row and on one that
+     * pulls half of them from the other node, the sum is the one of the model entry by entry.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3, 8})
+    void squaredErrorsOverManyWindowsAreTheModelsEntryByEntry(int batchSize) throws Exception {
+        int entries = 3 * MfSgdKernel.EVALUATION_BATCHES * 8 + 5;
+        MfData data = new SyntheticMatrix(new SyntheticMatrix.Spec(40, 30, entries, 2, 0.1, 1.1, 6)).sample();
+        double onOneNode;
+        try (AdaPS single = MfTables.startNode(40, 30, 3, 7)) {
+            double expected = entryByEntry(single.worker(), data, 0, data.size());
+            MfSgdKernel kernel = new MfSgdKernel(single.worker(), MfTables.ROWS, MfTables.COLS, 0.05f, 0.01f,
+                    batchSize);
+            // The kernel's errors are floats, the entry-by-entry ones doubles.
+            onOneNode = kernel.squaredErrors(data, 0, data.size());
+            assertThat(onOneNode).isCloseTo(expected, offset(1e-6 * expected));
+            assertThat(kernel.squaredErrors(data, 1, data.size() - 1))
+                    .isCloseTo(entryByEntry(single.worker(), data, 1, data.size() - 1), offset(1e-6 * expected));
+        }
+        InJvmNetwork network = new InJvmNetwork();
+        ConcurrentHashMap<Integer, AdaPS> nodes = new ConcurrentHashMap<>();
+        try {
+            Concurrently.run(2, Duration.ofSeconds(60), id -> nodes.put(id, MfTables.builder(40, 30, 3, 7)
+                    .technique(Technique.STATIC).nodeId(id).peers(List.of("n0:1", "n1:1"))
+                    .transport(new InJvmTransport(network)).build()));
+            AdaPS node = nodes.get(1);
+            MfSgdKernel kernel = new MfSgdKernel(node.worker(), MfTables.ROWS, MfTables.COLS, 0.05f, 0.01f,
+                    batchSize);
+            assertThat(kernel.squaredErrors(data, 0, data.size())).isEqualTo(onOneNode);
+            assertThat(node.metrics().remotePulls()).isPositive();
+        } finally {
+            nodes.values().forEach(AdaPS::close);
+        }
+    }
+
+    /**
+     * A table of more rows than an evaluation's window holds ({@link MfSgdKernel#EVALUATION_ROWS}):
+     * its windows end when their rows would not fit, and the sum is still every entry's.
+     */
+    @Test
+    void anEvaluationsWindowEndsBeforeItsRowsOutgrowItsRoom() {
+        int rows = MfSgdKernel.EVALUATION_ROWS + 5_000;
+        MfData data = new SyntheticMatrix(new SyntheticMatrix.Spec(rows, 8, 2 * rows, 2, 0.1, 0.0, 8)).sample();
+        try (AdaPS node = MfTables.startNode(rows, 8, 2, 9)) {
+            MfSgdKernel kernel = new MfSgdKernel(node.worker(), MfTables.ROWS, MfTables.COLS, 0.05f, 0.01f, 1024);
+            double expected = entryByEntry(node.worker(), data, 0, data.size());
+
+            assertThat(kernel.squaredErrors(data, 0, data.size())).isCloseTo(expected, offset(1e-6 * expected));
+        }
+    }
+
+    /** The sum of the squared errors of entries {@code [from, to)}, each row and column pulled alone. */
+    private static double entryByEntry(Worker worker, MfData data, int from, int to) {
+        int rank = worker.table(MfTables.ROWS).table().valueLength();
+        float[] u = new float[rank];
+        float[] w = new float[rank];
+        double sum = 0;
+        for (int i = from; i < to; i++) {
+            worker.table(MfTables.ROWS).pull(data.rows()[i], u, 0);
+            worker.table(MfTables.COLS).pull(data.cols()[i], w, 0);
+            double prediction = 0;
+            for (int k = 0; k < rank; k++) {
+                prediction += u[k] * w[k];
+            }
+            double error = data.values()[i] - prediction;
+            sum += error * error;
+        }
+        return sum;
+    }
+
     @Test
     void refusesBadArguments() {
         try (AdaPS node = AdaPS.builder().table(TableSpec.of("a", 3, 4)).table(TableSpec.of("b", 3, 5)).build()) {

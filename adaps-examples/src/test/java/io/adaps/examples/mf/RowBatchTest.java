@@ -18,6 +18,23 @@ class RowBatchTest {
     }
 
     @Test
+    void refusesToPushStepsBeforeAnyValuesWereKeptAsPulled() {
+        try (AdaPS node = MfTables.startNode(4, 2, 2, 1)) {
+            Worker worker = node.worker();
+            TableView view = rowsSet(worker, 1, new float[] {1f, 2f}, 3, new float[] {-1f, 0.5f});
+            RowBatch batch = new RowBatch(view, 4);
+            batch.add(1);
+            worker.waitFor(batch.pullAsync());
+
+            assertThatThrownBy(batch::pushSteps).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("pushSteps before keepPulledValues: no values kept as pulled");
+            float[] row = new float[2];
+            view.pull(1, row, 0);
+            assertThat(row).containsExactly(1f, 2f);
+        }
+    }
+
+    @Test
     void pushesEachRowsValueMinusItsValueAsPulledOncePerBatch() {
         try (AdaPS node = MfTables.startNode(4, 2, 2, 1)) {
             Worker worker = node.worker();
