@@ -31,6 +31,18 @@ import me.tongfei.progressbar.ProgressBar;
  * comparison of {@code adaps-bench}. After the last epoch every node reports its metrics.
  */
 final class MfRun {
+    /**
+     * Batches whose pulls the initial model's evaluation keeps in flight at once (the later ones,
+     * on keys mostly placed, pull one batch at a time). Before any key is placed most of its pulls
+     * are remote: waiting for each batch's round trips took node 0 of the default 2-node example
+     * 4.8-5.8 s in a slow sitting, 16 batches at once 3.2-3.5 s, and the whole run was 10% shorter
+     * (4 pairs). Those thousands of pulls are also what gets C2 to compile the message path, which
+     * an epoch's few hundred messages reach only slowly ({@code docs/architecture.md}); in flight
+     * together they travel in fewer frames: with 256 batches at once the evaluation took 1.2-1.7
+     * s, but 4 nodes sharing 2 cores then trained 12% slower per epoch (docs/benchmarks.md).
+     */
+    static final int INITIAL_BATCHES_IN_FLIGHT = MfSgdKernel.MAX_BATCHES_IN_FLIGHT;
+
     private final AdaPS node;
     private final DataPart part;
     private final MfTrainer trainer;
@@ -69,7 +81,8 @@ final class MfRun {
         SteppedEpoch steps = plan.epoch(trainer);
         EpochProgress at = checkpoints.start(node, steps.steps(), out);
         if (at.epoch() == 1 && !at.begun()) {
-            ClusterStats.Round initial = evaluate(0, trainer.squaredErrors(plan.train()), plan.train().size(),
+            ClusterStats.Round initial = evaluate(0,
+                    trainer.squaredErrors(plan.train(), INITIAL_BATCHES_IN_FLIGHT), plan.train().size(),
                     new Accesses(0, 0), 0);
             if (reports()) {
                 out.printf(Locale.ROOT, "epoch %3d: %-57s train RMSE %.4f, test RMSE %.4f%n", 0, "initial model",
@@ -147,7 +160,8 @@ final class MfRun {
     private ClusterStats.Round evaluate(int round, double trainErrors, long trainEntries, Accesses accesses,
                                         long trained) {
         MfData test = plan.test();
-        return stats.combine(round, new ClusterStats.NodeSums(trainErrors, trainEntries, trainer.squaredErrors(test),
-                test.size(), accesses.local(), accesses.remote(), trained));
+        double testErrors = trainer.squaredErrors(test, round == 0 ? INITIAL_BATCHES_IN_FLIGHT : 1);
+        return stats.combine(round, new ClusterStats.NodeSums(trainErrors, trainEntries, testErrors, test.size(),
+                accesses.local(), accesses.remote(), trained));
     }
 }

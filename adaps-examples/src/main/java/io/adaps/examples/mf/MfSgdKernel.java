@@ -46,15 +46,12 @@ import io.adaps.examples.FloatVectors;
  */
 public final class MfSgdKernel {
     /**
-     * The most batches an evaluation pulls before it waits ({@link #squaredErrors}): one pull per
-     * table and batch, as in training, but up to this many in flight at once. When each batch
-     * waited for its own round trips, a cluster whose nodes had not placed their keys yet (the
-     * initial model's evaluation on every training entry) spent most of it waiting: on the default
-     * 2-node example node 0 took 3.7-4.7 s for it, a single node 0.8 s for twice the entries; with
-     * 64 batches 1.6-2.4 s, with 256 1.4-1.8 s. The pulls stay as many, so they still warm the
-     * message path for the first epoch.
+     * The most batches an evaluation may pull before it waits ({@link #squaredErrors(MfData, int,
+     * int, int)}): one pull per table and batch, as in training, up to this many in flight at once.
+     * The MF example's initial evaluation uses them all; see {@code MfRun.INITIAL_BATCHES_IN_FLIGHT}
+     * for why no more. The evaluation's row batches hold this many batches' rows.
      */
-    static final int EVALUATION_BATCHES = 256;
+    public static final int MAX_BATCHES_IN_FLIGHT = 16;
     /**
      * The most distinct rows of a table an evaluation's window holds: its batches end early rather
      * than pass it, so that a large table's window takes at most this many values per table.
@@ -66,10 +63,10 @@ public final class MfSgdKernel {
     private final TableView colFactors;
     private final RowBatch rowBatch;
     private final RowBatch colBatch;
-    /** An evaluation's rows and columns of {@link #EVALUATION_BATCHES} batches, and its pulls' tickets. */
+    /** An evaluation's rows and columns of up to {@link #MAX_BATCHES_IN_FLIGHT} batches, and its pulls' tickets. */
     private final RowBatch evaluationRows;
     private final RowBatch evaluationCols;
-    private final long[] evaluationTickets = new long[2 * EVALUATION_BATCHES];
+    private final long[] evaluationTickets = new long[2 * MAX_BATCHES_IN_FLIGHT];
     /** The most rows those batches may hold before a window takes another batch. */
     private final int evaluationRowRoom;
     private final int evaluationColRoom;
@@ -239,7 +236,20 @@ public final class MfSgdKernel {
      * @throws IllegalArgumentException if the range is not within the data
      */
     public double squaredErrors(MfData data, int from, int to) {
+        return squaredErrors(data, from, to, 1);
+    }
+
+    /**
+     * As {@link #squaredErrors(MfData, int, int)}, with up to {@code batchesInFlight} batches' pulls
+     * in flight at once: fewer waits for round trips where the rows are remote, in fewer and larger
+     * frames.
+     *
+     * @throws IllegalArgumentException if the range is not within the data, or unless
+     *                                  {@code 1 <= batchesInFlight <=} {@link #MAX_BATCHES_IN_FLIGHT}
+     */
+    public double squaredErrors(MfData data, int from, int to, int batchesInFlight) {
         checkEntries(data, from, to);
+        checkBatchesInFlight(batchesInFlight);
         int[] rows = data.rows();
         int[] cols = data.cols();
         float[] values = data.values();
@@ -251,7 +261,7 @@ public final class MfSgdKernel {
             windowEnd = windowStart;
             int tickets = 0;
             // A window takes another batch while both row batches have room for all its entries' rows.
-            while (windowEnd < to && tickets < evaluationTickets.length
+            while (windowEnd < to && tickets < 2 * batchesInFlight
                     && evaluationRows.size() <= evaluationRowRoom && evaluationCols.size() <= evaluationColRoom) {
                 int end = Math.min(to, windowEnd + batchSize);
                 for (int i = windowEnd; i < end; i++) {
@@ -277,11 +287,11 @@ public final class MfSgdKernel {
 
     /**
      * The rows of {@code view}'s table that an evaluation's window holds: those of
-     * {@link #EVALUATION_BATCHES} batches, at most the table's and at least a batch's, and
+     * {@link #MAX_BATCHES_IN_FLIGHT} batches, at most the table's and at least a batch's, and
      * {@link #EVALUATION_ROWS} unless a batch needs more.
      */
     private static int evaluationCapacity(int batchSize, TableView view) {
-        long window = Math.min((long) batchSize * EVALUATION_BATCHES, Math.max(EVALUATION_ROWS, batchSize));
+        long window = Math.min((long) batchSize * MAX_BATCHES_IN_FLIGHT, Math.max(EVALUATION_ROWS, batchSize));
         return (int) Math.min(window, view.table().rows());
     }
 
@@ -293,6 +303,19 @@ public final class MfSgdKernel {
     private static int evaluationRoom(int batchSize, TableView view) {
         int capacity = evaluationCapacity(batchSize, view);
         return capacity == view.table().rows() ? Integer.MAX_VALUE : capacity - batchSize;
+    }
+
+    /**
+     * Checks that {@code 1 <= batchesInFlight <=} {@link #MAX_BATCHES_IN_FLIGHT}.
+     *
+     * @throws IllegalArgumentException naming the value otherwise
+     */
+    static int checkBatchesInFlight(int batchesInFlight) {
+        if (batchesInFlight < 1 || batchesInFlight > MAX_BATCHES_IN_FLIGHT) {
+            throw new IllegalArgumentException("batchesInFlight=" + batchesInFlight + " (expected 1 <= batchesInFlight <= "
+                    + MAX_BATCHES_IN_FLIGHT + ")");
+        }
+        return batchesInFlight;
     }
 
     private static void checkEntries(MfData data, int from, int to) {

@@ -560,8 +560,22 @@ public final class MfTrainer implements AutoCloseable {
      * @throws IllegalArgumentException if the data does not fit the tables
      */
     public double squaredErrors(MfData data) {
+        return squaredErrors(data, 1);
+    }
+
+    /**
+     * As {@link #squaredErrors(MfData)}, each thread with up to {@code batchesInFlight} batches'
+     * pulls in flight at once ({@link MfSgdKernel#squaredErrors(MfData, int, int, int)}): for an
+     * evaluation before the nodes have placed their keys, whose pulls are mostly remote.
+     *
+     * @throws IllegalArgumentException if the data does not fit the tables, or unless
+     *                                  {@code 1 <= batchesInFlight <=} {@link MfSgdKernel#MAX_BATCHES_IN_FLIGHT}
+     */
+    public double squaredErrors(MfData data, int batchesInFlight) {
         checkFits(data);
-        return pool.run(data.size(), (thread, from, to) -> kernels[thread].squaredErrors(data, from, to));
+        MfSgdKernel.checkBatchesInFlight(batchesInFlight);
+        return pool.run(data.size(),
+                (thread, from, to) -> kernels[thread].squaredErrors(data, from, to, batchesInFlight));
     }
 
     private void checkFits(MfData data) {

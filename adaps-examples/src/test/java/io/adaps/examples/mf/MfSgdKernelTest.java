@@ -18,6 +18,7 @@ import io.adaps.api.transport.InJvmTransport;
 import io.adaps.testing.Concurrently;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class MfSgdKernelTest {
@@ -208,24 +209,26 @@ class MfSgdKernelTest {
     }
 
     /**
-     * An evaluation pulls {@link MfSgdKernel#EVALUATION_BATCHES} batches before it waits: over
-     * several such windows and a partial last one, on a node that holds every row and on one that
-     * pulls half of them from the other node, the sum is the one of the model entry by entry.
+     * An evaluation pulls up to {@code batchesInFlight} batches before it waits: over several such
+     * windows and a partial last one, on a node that holds every row and on one that pulls half of
+     * them from the other node, the sum is the model's entry by entry, and the same (to the bit) as
+     * one batch at a time.
      */
     @ParameterizedTest
-    @ValueSource(ints = {1, 3, 8})
-    void squaredErrorsOverManyWindowsAreTheModelsEntryByEntry(int batchSize) throws Exception {
-        int entries = 3 * MfSgdKernel.EVALUATION_BATCHES * 8 + 5;
+    @CsvSource({"1, 1", "1, 7", "1, 16", "3, 1", "3, 5", "3, 16", "8, 1", "8, 16"})
+    void squaredErrorsOverManyWindowsAreTheModelsEntryByEntry(int batchSize, int batchesInFlight) throws Exception {
+        int entries = 3 * MfSgdKernel.MAX_BATCHES_IN_FLIGHT * 8 + 5;
         MfData data = new SyntheticMatrix(new SyntheticMatrix.Spec(40, 30, entries, 2, 0.1, 1.1, 6)).sample();
-        double onOneNode;
+        double oneAtATime;
         try (AdaPS single = MfTables.startNode(40, 30, 3, 7)) {
             double expected = entryByEntry(single.worker(), data, 0, data.size());
             MfSgdKernel kernel = new MfSgdKernel(single.worker(), MfTables.ROWS, MfTables.COLS, 0.05f, 0.01f,
                     batchSize);
+            oneAtATime = kernel.squaredErrors(data, 0, data.size());
             // The kernel's errors are floats, the entry-by-entry ones doubles.
-            onOneNode = kernel.squaredErrors(data, 0, data.size());
-            assertThat(onOneNode).isCloseTo(expected, offset(1e-6 * expected));
-            assertThat(kernel.squaredErrors(data, 1, data.size() - 1))
+            assertThat(oneAtATime).isCloseTo(expected, offset(1e-6 * expected));
+            assertThat(kernel.squaredErrors(data, 0, data.size(), batchesInFlight)).isEqualTo(oneAtATime);
+            assertThat(kernel.squaredErrors(data, 1, data.size() - 1, batchesInFlight))
                     .isCloseTo(entryByEntry(single.worker(), data, 1, data.size() - 1), offset(1e-6 * expected));
         }
         InJvmNetwork network = new InJvmNetwork();
@@ -237,7 +240,7 @@ class MfSgdKernelTest {
             AdaPS node = nodes.get(1);
             MfSgdKernel kernel = new MfSgdKernel(node.worker(), MfTables.ROWS, MfTables.COLS, 0.05f, 0.01f,
                     batchSize);
-            assertThat(kernel.squaredErrors(data, 0, data.size())).isEqualTo(onOneNode);
+            assertThat(kernel.squaredErrors(data, 0, data.size(), batchesInFlight)).isEqualTo(oneAtATime);
             assertThat(node.metrics().remotePulls()).isPositive();
         } finally {
             nodes.values().forEach(AdaPS::close);
@@ -253,10 +256,12 @@ class MfSgdKernelTest {
         int rows = MfSgdKernel.EVALUATION_ROWS + 5_000;
         MfData data = new SyntheticMatrix(new SyntheticMatrix.Spec(rows, 8, 2 * rows, 2, 0.1, 0.0, 8)).sample();
         try (AdaPS node = MfTables.startNode(rows, 8, 2, 9)) {
-            MfSgdKernel kernel = new MfSgdKernel(node.worker(), MfTables.ROWS, MfTables.COLS, 0.05f, 0.01f, 1024);
+            // 16 batches of 8,192 entries would name more rows than a window holds.
+            MfSgdKernel kernel = new MfSgdKernel(node.worker(), MfTables.ROWS, MfTables.COLS, 0.05f, 0.01f, 8192);
             double expected = entryByEntry(node.worker(), data, 0, data.size());
 
-            assertThat(kernel.squaredErrors(data, 0, data.size())).isCloseTo(expected, offset(1e-6 * expected));
+            assertThat(kernel.squaredErrors(data, 0, data.size(), MfSgdKernel.MAX_BATCHES_IN_FLIGHT))
+                    .isCloseTo(expected, offset(1e-6 * expected));
         }
     }
 
@@ -294,6 +299,10 @@ class MfSgdKernelTest {
                     .hasMessage("from=0, to=2 (expected 0 <= from <= to <= 1, the entries of MfData[3 x 2, 1 entries])");
             assertThatThrownBy(() -> kernel.squaredErrors(entry, 1, 0))
                     .hasMessage("from=1, to=0 (expected 0 <= from <= to <= 1, the entries of MfData[3 x 2, 1 entries])");
+            assertThatThrownBy(() -> kernel.squaredErrors(entry, 0, 1, 0))
+                    .hasMessage("batchesInFlight=0 (expected 1 <= batchesInFlight <= 16)");
+            assertThatThrownBy(() -> kernel.squaredErrors(entry, 0, 1, 17))
+                    .hasMessage("batchesInFlight=17 (expected 1 <= batchesInFlight <= 16)");
         }
     }
 }

@@ -19,6 +19,9 @@ class MfTrainerTest {
         try (AdaPS node = MfTables.startNode(SPEC.rows(), SPEC.cols(), 16, 13);
              MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f, 2)) {
             double initial = trainer.rmse(data.test());
+            // Many batches' pulls in flight sum the same errors in the same order.
+            assertThat(trainer.squaredErrors(data.test(), MfRun.INITIAL_BATCHES_IN_FLIGHT))
+                    .isCloseTo(initial * initial * data.test().size(), offset(1e-9 * initial * initial * data.test().size()));
             double firstEpochLoss = trainer.epoch(data.train());
             for (int epoch = 2; epoch <= 8; epoch++) {
                 trainer.epoch(data.train());
@@ -84,6 +87,9 @@ class MfTrainerTest {
                     .hasMessage("data=MfData[400 x 300, 120000 entries] (expected at most 399 x 300, the rows of "
                             + "tables 'rows' and 'cols')");
             assertThatThrownBy(() -> trainer.rmse(data)).isInstanceOf(IllegalArgumentException.class);
+            MfData fits = new MfData(SPEC.rows() - 1, SPEC.cols(), new int[] {0}, new int[] {0}, new float[] {1f});
+            assertThatThrownBy(() -> trainer.squaredErrors(fits, 0))
+                    .hasMessage("batchesInFlight=0 (expected 1 <= batchesInFlight <= 16)");
         }
     }
 
