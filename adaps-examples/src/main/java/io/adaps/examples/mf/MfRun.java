@@ -38,7 +38,7 @@ final class MfRun {
      * 4.8-5.8 s in a slow sitting, 16 batches at once 3.2-3.5 s, and the whole run was 10% shorter
      * (4 pairs). Those thousands of pulls are also what gets C2 to compile the message path, which
      * an epoch's few hundred messages reach only slowly ({@code docs/architecture.md}); in flight
-     * together they travel in fewer frames: with 256 batches at once the evaluation took 1.2-1.7
+     * together they travel in fewer frames: with 256 batches at once the evaluation took 1.2-1.8
      * s, but 4 nodes sharing 2 cores then trained 12% slower per epoch (docs/benchmarks.md).
      */
     static final int INITIAL_BATCHES_IN_FLIGHT = MfSgdKernel.MAX_BATCHES_IN_FLIGHT;
