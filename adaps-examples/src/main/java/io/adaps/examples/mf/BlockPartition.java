@@ -4,6 +4,7 @@ import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 
 import it.unimi.dsi.fastutil.ints.IntArrays;
+import java.util.function.IntUnaryOperator;
 
 /**
  * How a matrix is laid out over a cluster of {@code nodes} nodes: each row belongs to the node that
@@ -21,13 +22,24 @@ import it.unimi.dsi.fastutil.ints.IntArrays;
  * docs/benchmarks.md for the other data. The blocked schedule cannot share a row (no two nodes may
  * use a parameter in one sub-epoch), so its partition ({@link #balanced}) keeps every row whole.
  *
+ * <p>Each row starts at its home node, the node the library keeps its factor on before anything
+ * moves ({@link io.adaps.api.Partitioning}), and only as many rows move away from home as balance
+ * the entries ({@link #nearHomes}): a row trained away from home is a row the library relocates in
+ * the first epoch, and reads remotely until then (the initial evaluation's pulls among them). On
+ * the default generated data the two homes' rows (the hottest, shared, left out) hold 964,044 and
+ * 1,038,101 entries, and 3 rows move to even them; on 4 nodes 10 rows, on the tall shape of
+ * docs/benchmarks-shapes.md (100,000 x 2,000) 3. Dealt by entry counts alone (the greedy
+ * assignment of {@link #balance}), half of the rows were trained away from home (4,991 of 10,000
+ * on 2 nodes, 7,513 on 4; tall: 50,074 of 100,000), and moving them cost the 2-node
+ * {@code ADAPTIVE} example 2.04-2.56 s instead of 1.66-1.75 s of initial evaluation and 10.3-11.2
+ * s instead of 9.6-9.9 s of whole run, its later epochs as fast (3 pairs in turns, 2 pinned nodes;
+ * tall: first epoch 2.41-2.91 s instead of 1.37-1.92 s).
+ *
  * <p>Both assignments balance entry counts instead of cutting contiguous id ranges: on zipf-skewed
- * data a single row or column can hold 15% of the entries, and whichever range it falls into is
- * heavier. On the default generated data, rows cut into two ranges give the nodes 1.84 M and
- * 2.16 M entries, and since every sub-epoch ends at a barrier, the heavier node sets the pace. The
- * balanced assignment is the greedy one (heaviest id first, to the lightest part), within a few
- * entries of even on such data. It is deterministic, so every node computes the same partition from
- * the same training entries.
+ * data a single row or column can hold 15% of the entries, and since every sub-epoch ends at a
+ * barrier, the heavier node sets the pace. Columns are dealt to blocks by the greedy assignment
+ * (heaviest id first, to the lightest part), within a few entries of even on such data. Both are
+ * deterministic, so every node computes the same partition from the same training entries.
  */
 final class BlockPartition {
     /** The share of the training entries above which a row is shared by {@link #sharingHotRows}. */
@@ -46,13 +58,14 @@ final class BlockPartition {
     }
 
     /**
-     * The partition of {@code train}'s rows over {@code nodes} nodes and of its columns into
-     * {@code nodes} blocks, each balanced by the entries of {@code train}.
+     * The partition of {@code train}'s rows over {@code nodes} nodes, near their homes, and of its
+     * columns into {@code nodes} blocks, each balanced by the entries of {@code train}.
      *
-     * @throws IllegalArgumentException if {@code nodes <= 0}
+     * @param homeOfRow the home node of each row's factor in a cluster of {@code nodes} nodes
+     * @throws IllegalArgumentException if {@code nodes <= 0} or a home is not in {@code 0 .. nodes - 1}
      */
-    static BlockPartition balanced(MfData train, int nodes) {
-        return partition(train, nodes, Long.MAX_VALUE);
+    static BlockPartition balanced(MfData train, int nodes, IntUnaryOperator homeOfRow) {
+        return partition(train, nodes, Long.MAX_VALUE, homeOfRow);
     }
 
     /**
@@ -60,17 +73,19 @@ final class BlockPartition {
      * {@code train}'s entries is {@link #SHARED}: the other rows are balanced over the nodes, and
      * {@link #shard} deals a shared row's entries to every node.
      *
-     * @throws IllegalArgumentException if {@code nodes <= 0}
+     * @param homeOfRow the home node of each row's factor in a cluster of {@code nodes} nodes
+     * @throws IllegalArgumentException if {@code nodes <= 0} or a home is not in {@code 0 .. nodes - 1}
      */
-    static BlockPartition sharingHotRows(MfData train, int nodes) {
+    static BlockPartition sharingHotRows(MfData train, int nodes, IntUnaryOperator homeOfRow) {
         checkNotNull(train, "train");
-        return partition(train, nodes, (long) (HOT_ROW_SHARE * train.size()));
+        return partition(train, nodes, (long) (HOT_ROW_SHARE * train.size()), homeOfRow);
     }
 
     /** The partition whose rows with more than {@code hotEntries} entries are shared. */
-    private static BlockPartition partition(MfData train, int nodes, long hotEntries) {
+    private static BlockPartition partition(MfData train, int nodes, long hotEntries, IntUnaryOperator homeOfRow) {
         checkNotNull(train, "train");
         checkPositive(nodes, "nodes");
+        checkNotNull(homeOfRow, "homeOfRow");
         long[] rowEntries = new long[train.numRows()];
         long[] colEntries = new long[train.numCols()];
         int[] rows = train.rows();
@@ -86,7 +101,7 @@ final class BlockPartition {
                 rowEntries[row] = 0; // balanced with the rows without entries, then marked
             }
         }
-        int[] nodeOfRow = balance(rowEntries, nodes);
+        int[] nodeOfRow = nearHomes(rowEntries, nodes, homeOfRow);
         for (int row = 0; row < shared.length; row++) {
             if (shared[row]) {
                 nodeOfRow[row] = SHARED;
@@ -102,16 +117,10 @@ final class BlockPartition {
      * order, so the result depends only on the loads.
      */
     static int[] balance(long[] loads, int parts) {
-        int[] order = new int[loads.length];
-        for (int id = 0; id < order.length; id++) {
-            order[id] = id;
-        }
-        IntArrays.quickSort(order, (a, b) -> loads[a] != loads[b] ? Long.compare(loads[b], loads[a])
-                : Integer.compare(a, b));
         long[] partLoads = new long[parts];
         int[] partIds = new int[parts];
         int[] partOf = new int[loads.length];
-        for (int id : order) {
+        for (int id : heaviestFirst(loads)) {
             int lightest = 0;
             for (int part = 1; part < parts; part++) {
                 if (partLoads[part] < partLoads[lightest]
@@ -124,6 +133,65 @@ final class BlockPartition {
             partIds[lightest]++;
         }
         return partOf;
+    }
+
+    /**
+     * Assigns each id to its home part, then moves ids away from home until the parts' loads are
+     * even: heaviest id first, an id moves from its part to the currently lightest part (the
+     * lowest of equal load) if its part is over the even share {@code ceil(total / parts)} by at
+     * least its load and the lightest part stays within the share with it. So no part gives away
+     * more than its excess or takes more than its room, the fewest and heaviest ids move, and
+     * where ids of load 1 are left to fill the gaps every part ends at the share or within
+     * {@code parts - 1} below it. Ids without load stay home.
+     *
+     * @param home the home part of each id
+     * @throws IllegalArgumentException if a home is not in {@code 0 .. parts - 1}
+     */
+    static int[] nearHomes(long[] loads, int parts, IntUnaryOperator home) {
+        int[] partOf = new int[loads.length];
+        long[] partLoads = new long[parts];
+        long total = 0;
+        for (int id = 0; id < loads.length; id++) {
+            int part = home.applyAsInt(id);
+            if (part < 0 || part >= parts) {
+                throw new IllegalArgumentException("home(" + id + ")=" + part + " (expected 0.." + (parts - 1) + ")");
+            }
+            partOf[id] = part;
+            partLoads[part] += loads[id];
+            total += loads[id];
+        }
+        long share = (total + parts - 1) / parts;
+        for (int id : heaviestFirst(loads)) {
+            long load = loads[id];
+            int from = partOf[id];
+            if (load == 0 || partLoads[from] - share < load) {
+                continue;
+            }
+            int to = 0;
+            for (int part = 1; part < parts; part++) {
+                if (partLoads[part] < partLoads[to]) {
+                    to = part;
+                }
+            }
+            if (share - partLoads[to] < load) {
+                continue;
+            }
+            partOf[id] = to;
+            partLoads[from] -= load;
+            partLoads[to] += load;
+        }
+        return partOf;
+    }
+
+    /** The ids of {@code loads}, heaviest first, ids of equal load in id order. */
+    private static int[] heaviestFirst(long[] loads) {
+        int[] order = new int[loads.length];
+        for (int id = 0; id < order.length; id++) {
+            order[id] = id;
+        }
+        IntArrays.quickSort(order, (a, b) -> loads[a] != loads[b] ? Long.compare(loads[b], loads[a])
+                : Integer.compare(a, b));
+        return order;
     }
 
     /** The number of nodes, which is also the number of column blocks. */

@@ -4,6 +4,7 @@ import static io.adaps.examples.Checks.checkNotNull;
 
 import io.adaps.api.Technique;
 import io.adaps.examples.SteppedEpoch;
+import java.util.function.IntUnaryOperator;
 
 /**
  * What one node of a training run trains and evaluates on, and how it runs an epoch: the schedule
@@ -34,15 +35,18 @@ sealed interface EpochPlan {
      * The plan of node {@code node} of {@code nodes} that trains on {@code data} under
      * {@code technique} with the schedule it runs by default ({@link Schedule#defaultFor}).
      *
-     * @see #of(Technique, Schedule, MfData.Split, int, int, long)
+     * @see #of(Technique, Schedule, MfData.Split, int, int, IntUnaryOperator, long)
      */
-    static EpochPlan of(Technique technique, MfData.Split data, int node, int nodes, long seed) {
-        return of(technique, Schedule.defaultFor(technique), data, node, nodes, seed);
+    static EpochPlan of(Technique technique, MfData.Split data, int node, int nodes, IntUnaryOperator homeOfRow,
+                        long seed) {
+        return of(technique, Schedule.defaultFor(technique), data, node, nodes, homeOfRow, seed);
     }
 
     /**
      * The plan of node {@code node} of {@code nodes} that trains on {@code data} under
      * {@code technique} with {@code schedule}; {@code seed} seeds what is random in a schedule.
+     * The plans that deal rows to nodes keep each row at the node that is its factor's home
+     * ({@code homeOfRow}) where the balance of the entries allows ({@link BlockPartition}).
      *
      * <ul>
      *   <li>{@link Technique#STATIC}: {@link Hogwild} on a contiguous part of the entries. Nothing
@@ -64,10 +68,12 @@ sealed interface EpochPlan {
      * ({@link StepScales}), computed from all of {@code data}'s training entries, so that the
      * nodes of a cluster and a single node train with the same step sizes.
      *
+     * @param homeOfRow the home node of each row's factor in a cluster of {@code nodes} nodes
      * @throws IllegalArgumentException if {@code node} is not in {@code 0 .. nodes - 1}, or the
      *                                  schedule does not fit the technique ({@link Schedule#checkFits})
      */
-    static EpochPlan of(Technique technique, Schedule schedule, MfData.Split data, int node, int nodes, long seed) {
+    static EpochPlan of(Technique technique, Schedule schedule, MfData.Split data, int node, int nodes,
+                        IntUnaryOperator homeOfRow, long seed) {
         checkNotNull(technique, "technique");
         checkNotNull(schedule, "schedule").checkFits(technique);
         checkNotNull(data, "data");
@@ -76,19 +82,20 @@ sealed interface EpochPlan {
             return new Hogwild(data.train().part(node, nodes), data.test().part(node, nodes), scales);
         }
         return nodes > 1 && schedule == Schedule.BLOCKED
-                ? blocked(data, node, nodes, seed, scales, technique == Technique.ADAPTIVE)
-                : intentHogwild(data, node, nodes, scales);
+                ? blocked(data, node, BlockPartition.balanced(data.train(), nodes, homeOfRow), seed, scales,
+                        technique == Technique.ADAPTIVE)
+                : intentHogwild(data, node, nodes, BlockPartition.sharingHotRows(data.train(), nodes, homeOfRow),
+                        scales);
     }
 
-    private static EpochPlan blocked(MfData.Split data, int node, int nodes, long seed, StepScales scales,
-                                     boolean byIntent) {
-        BlockPartition partition = BlockPartition.balanced(data.train(), nodes);
+    private static EpochPlan blocked(MfData.Split data, int node, BlockPartition partition, long seed,
+                                     StepScales scales, boolean byIntent) {
         return new Blocked(BlockSchedule.of(partition, data.train(), node, BLOCK_PASSES, CHUNKS, seed),
                 partition.shard(data.test(), node), scales, byIntent);
     }
 
-    private static EpochPlan intentHogwild(MfData.Split data, int node, int nodes, StepScales scales) {
-        BlockPartition partition = BlockPartition.sharingHotRows(data.train(), nodes);
+    private static EpochPlan intentHogwild(MfData.Split data, int node, int nodes, BlockPartition partition,
+                                           StepScales scales) {
         return new IntentHogwild(partition.shard(data.train(), node), partition.shard(data.test(), node), scales,
                 node, nodes);
     }

@@ -200,7 +200,7 @@ public final class MfCommand implements Callable<Integer> {
                      threads, batch)) {
             DataPart part = partOption.part(node);
             EpochPlan plan = EpochPlan.of(technique, schedule, data, part.index(), part.count(),
-                    Seeds.derive(seed, SCHEDULE_SEED, 0));
+                    trainer.rowHomes(part.count()), Seeds.derive(seed, SCHEDULE_SEED, 0));
             trainer.alignClocks(EpochClocks.agree(node, trainer.mostChunks(plan.train())));
             if (node.nodeId() == 0) {
                 out.println(describeData());

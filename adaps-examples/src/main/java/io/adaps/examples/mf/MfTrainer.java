@@ -4,6 +4,7 @@ import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 
 import java.util.Arrays;
+import java.util.function.IntUnaryOperator;
 import java.util.function.LongConsumer;
 
 import io.adaps.api.AdaPS;
@@ -253,6 +254,17 @@ public final class MfTrainer implements AutoCloseable {
                 });
             }
         };
+    }
+
+    /**
+     * The home node of each row's factor in a cluster of {@code nodes} nodes: where the row table
+     * ({@link Partitioning#RANGE}, see {@link MfTables}) keeps it before anything moves.
+     *
+     * @throws IllegalArgumentException if {@code nodes <= 0}
+     */
+    public IntUnaryOperator rowHomes(int nodes) {
+        checkPositive(nodes, "nodes");
+        return row -> Partitioning.RANGE.home(rowTable, row, nodes);
     }
 
     /** The most chunks a thread of this trainer has in an intent epoch over {@code train}. */

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
+import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class BlockPartitionTest {
     private static final SyntheticMatrix.Spec SPEC = new SyntheticMatrix.Spec(300, 200, 30_000, 4, 0.1, 1.1, 3);
@@ -21,9 +24,67 @@ class BlockPartitionTest {
     }
 
     @Test
+    void idsStayAtHomeWhereTheHomesAreEven() {
+        assertThat(BlockPartition.nearHomes(new long[] {3, 3, 3, 3, 0}, 2, id -> id % 2))
+                .containsExactly(0, 1, 0, 1, 0);
+        assertThat(BlockPartition.nearHomes(new long[] {5}, 4, id -> 3)).containsExactly(3);
+    }
+
+    @Test
+    void theHeaviestIdsThatFitTheirHomesExcessMoveToTheLightestPart() {
+        // All at home 0, share 16 of 31: 9 goes (excess 15), 7 stays (excess 6), 5 goes (excess 6),
+        // 4, 3 and 3 stay (excess 1); ids without load stay home.
+        assertThat(BlockPartition.nearHomes(new long[] {3, 9, 4, 7, 5, 3, 0}, 2, id -> 0))
+                .containsExactly(0, 1, 0, 0, 1, 0, 0);
+        // Three parts, share 7 of 21: the lightest part (the lowest of equal load) takes each id
+        // that fits its room: 6 and 6 go, 5 stays (excess 2), 2 would overfill part 1 (6 of 7).
+        assertThat(BlockPartition.nearHomes(new long[] {6, 6, 5, 2, 1, 1}, 3, id -> 0))
+                .containsExactly(1, 2, 0, 0, 1, 2);
+        assertThatThrownBy(() -> BlockPartition.nearHomes(new long[] {1, 1}, 2, id -> id - 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("home(0)=-1 (expected 0..1)");
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void rowsOfSkewedDataMoveFromHomeOnlyAsFarAsTheBalanceNeeds(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        int parts = 2 + random.nextInt(3);
+        ZipfSampler zipf = new ZipfSampler(2_000, 1.1);
+        long[] loads = new long[2_000];
+        for (int i = 0; i < 100_000; i++) {
+            loads[zipf.sample(random)]++;
+        }
+        int[] homes = random.ints(loads.length, 0, parts).toArray();
+        // Home 0 gets a head start, so that something must move.
+        for (int id = 0; id < loads.length; id += 3) {
+            homes[id] = 0;
+        }
+        int[] partOf = BlockPartition.nearHomes(loads, parts, id -> homes[id]);
+        long[] homeLoads = new long[parts];
+        long[] partLoads = new long[parts];
+        long moved = 0;
+        long total = 0;
+        for (int id = 0; id < loads.length; id++) {
+            homeLoads[homes[id]] += loads[id];
+            partLoads[partOf[id]] += loads[id];
+            moved += partOf[id] == homes[id] ? 0 : loads[id];
+            total += loads[id];
+        }
+        long share = (total + parts - 1) / parts;
+        long excess = 0;
+        for (int part = 0; part < parts; part++) {
+            excess += Math.max(0, homeLoads[part] - share);
+            // Ids of load 1 are plenty: every part ends within a few entries of the share.
+            assertThat(partLoads[part]).as("seed %d, part %d of %d", seed, part, parts)
+                    .isBetween(share - parts, share);
+        }
+        assertThat(moved).as("seed %d: entries moved, the homes' excess", seed).isEqualTo(excess);
+    }
+
+    @Test
     void rowsAndColumnsOfSkewedDataSplitIntoNearlyEqualEntries() {
         MfData train = new SyntheticMatrix(SPEC).sample();
-        BlockPartition partition = BlockPartition.balanced(train, 3);
+        BlockPartition partition = BlockPartition.balanced(train, 3, RowHomes.striped(3));
         long[] nodeEntries = new long[3];
         long[] blockEntries = new long[3];
         for (int i = 0; i < train.size(); i++) {
@@ -41,7 +102,7 @@ class BlockPartitionTest {
     @Test
     void shardsSplitTheEntriesByRowOwner() {
         MfData data = new SyntheticMatrix(SPEC).sample();
-        BlockPartition partition = BlockPartition.balanced(data, 3);
+        BlockPartition partition = BlockPartition.balanced(data, 3, RowHomes.striped(3));
         float[] all = new float[data.size()];
         int next = 0;
         for (int node = 0; node < 3; node++) {
@@ -68,7 +129,7 @@ class BlockPartitionTest {
     @Test
     void theHottestRowsAreSharedAndTheirEntriesDealtToEveryNode() {
         MfData data = new SyntheticMatrix(SPEC).sample();
-        BlockPartition partition = BlockPartition.sharingHotRows(data, 3);
+        BlockPartition partition = BlockPartition.sharingHotRows(data, 3, RowHomes.striped(3));
         long[] rowEntries = new long[SPEC.rows()];
         for (int row : data.rows()) {
             rowEntries[row]++;
@@ -101,13 +162,14 @@ class BlockPartitionTest {
         for (long entries : sharedEntries) {
             assertThat(entries).isBetween(all / 3 - 60, all / 3 + 60);
         }
-        assertThat(BlockPartition.sharingHotRows(data, 1).shard(data, 0).values()).containsExactly(data.values());
+        assertThat(BlockPartition.sharingHotRows(data, 1, RowHomes.striped(1)).shard(data, 0).values())
+                .containsExactly(data.values());
     }
 
     @Test
     void theBlockedSchedulesPartitionKeepsEveryRowWhole() {
         MfData data = new SyntheticMatrix(SPEC).sample();
-        BlockPartition partition = BlockPartition.balanced(data, 3);
+        BlockPartition partition = BlockPartition.balanced(data, 3, RowHomes.striped(3));
         for (int row = 0; row < SPEC.rows(); row++) {
             assertThat(partition.nodeOfRow(row)).isBetween(0, 2);
         }
@@ -116,9 +178,13 @@ class BlockPartitionTest {
     @Test
     void refusesBadArguments() {
         MfData data = new SyntheticMatrix(SPEC).sample();
-        assertThatThrownBy(() -> BlockPartition.balanced(data, 0)).hasMessage("nodes=0 (expected > 0)");
-        assertThatThrownBy(() -> BlockPartition.sharingHotRows(data, -1)).hasMessage("nodes=-1 (expected > 0)");
-        BlockPartition partition = BlockPartition.balanced(data, 2);
+        assertThatThrownBy(() -> BlockPartition.balanced(data, 0, RowHomes.striped(1)))
+                .hasMessage("nodes=0 (expected > 0)");
+        assertThatThrownBy(() -> BlockPartition.sharingHotRows(data, -1, RowHomes.striped(1)))
+                .hasMessage("nodes=-1 (expected > 0)");
+        assertThatThrownBy(() -> BlockPartition.balanced(data, 2, row -> row % 3))
+                .hasMessage("home(2)=2 (expected 0..1)");
+        BlockPartition partition = BlockPartition.balanced(data, 2, RowHomes.striped(2));
         assertThatThrownBy(() -> partition.shard(data, 2)).hasMessage("node=2 (expected 0..1)");
         assertThatThrownBy(() -> partition.rowsOf(-1)).hasMessage("node=-1 (expected 0..1)");
         MfData other = new MfData(5, 200, new int[1], new int[1], new float[1]);

@@ -44,10 +44,11 @@ class BlockedTrainingTest {
             double[] initialErrors = new double[NODES];
             double[] finalErrors = new double[NODES];
             Concurrently.run(NODES, Duration.ofMinutes(1), id -> {
-                EpochPlan plan = EpochPlan.of(technique, Schedule.BLOCKED, data, id, NODES, 24);
-                assertThat(plan).isInstanceOf(EpochPlan.Blocked.class);
                 try (MfTrainer trainer = new MfTrainer(cluster.node(id), MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f,
                         2)) {
+                    EpochPlan plan = EpochPlan.of(technique, Schedule.BLOCKED, data, id, NODES,
+                            trainer.rowHomes(NODES), 24);
+                    assertThat(plan).isInstanceOf(EpochPlan.Blocked.class);
                     initialErrors[id] = trainer.squaredErrors(plan.test());
                     NodeMetrics before = cluster.node(id).metrics();
                     EpochCuts cuts = new EpochCuts(cluster.node(id), Checkpointing.none());

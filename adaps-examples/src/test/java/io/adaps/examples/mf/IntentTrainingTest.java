@@ -43,10 +43,10 @@ class IntentTrainingTest {
                         .technique(Technique.ADAPTIVE))) {
             double[][] testErrors = new double[EPOCHS + 1][NODES];
             Concurrently.run(NODES, Duration.ofMinutes(1), id -> {
-                EpochPlan plan = EpochPlan.of(Technique.ADAPTIVE, data, id, NODES, 34);
-                assertThat(plan).isInstanceOf(EpochPlan.IntentHogwild.class);
                 try (MfTrainer trainer = new MfTrainer(cluster.node(id), MfTables.ROWS, MfTables.COLS, 0.1f, 0.01f,
                         1, BATCH)) {
+                    EpochPlan plan = EpochPlan.of(Technique.ADAPTIVE, data, id, NODES, trainer.rowHomes(NODES), 34);
+                    assertThat(plan).isInstanceOf(EpochPlan.IntentHogwild.class);
                     testErrors[0][id] = trainer.squaredErrors(plan.test());
                     IntentSchedule schedule = new IntentSchedule(plan.train(), 1, BATCH);
                     long keysPerEpoch = keysPerEpoch(schedule);
