@@ -4,6 +4,7 @@ import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 
 import it.unimi.dsi.fastutil.ints.IntArrays;
+import java.util.function.Function;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -22,24 +23,31 @@ import java.util.function.IntUnaryOperator;
  * docs/benchmarks.md for the other data. The blocked schedule cannot share a row (no two nodes may
  * use a parameter in one sub-epoch), so its partition ({@link #balanced}) keeps every row whole.
  *
- * <p>Each row starts at its home node, the node the library keeps its factor on before anything
- * moves ({@link io.adaps.api.Partitioning}), and only as many rows move away from home as balance
- * the entries ({@link #nearHomes}): a row trained away from home is a row the library relocates in
- * the first epoch, and reads remotely until then (the initial evaluation's pulls among them). On
- * the default generated data the two homes' rows (the hottest, shared, left out) hold 964,044 and
- * 1,038,101 entries, and 3 rows move to even them; on 4 nodes 10 rows, on the tall shape of
- * docs/benchmarks-shapes.md (100,000 x 2,000) 3. Dealt by entry counts alone (the greedy
- * assignment of {@link #balance}), half of the rows were trained away from home (4,991 of 10,000
- * on 2 nodes, 7,513 on 4; tall: 50,074 of 100,000), and moving them cost the 2-node
+ * <p>With shared hot rows ({@link #sharingHotRows}) each other row starts at its home node, the
+ * node the library keeps its factor on before anything moves ({@link io.adaps.api.Partitioning}),
+ * and only as many rows move away from home as balance the entries ({@link #nearHomes}): a row
+ * trained away from home is a row the library relocates in the first epoch, and reads remotely
+ * until then (the initial evaluation's pulls among them). On the default generated data the two
+ * homes' rows (the hottest, shared, left out) hold 964,044 and 1,038,101 entries, and 3 rows move
+ * to even them; on 4 nodes 10 rows, on the tall shape of docs/benchmarks-shapes.md (100,000 x
+ * 2,000) 3. Dealt by entry counts alone, half of the rows were trained away from home (4,991 of
+ * 10,000 on 2 nodes, 7,513 on 4; tall: 50,074 of 100,000), and moving them cost the 2-node
  * {@code ADAPTIVE} example 2.04-2.56 s instead of 1.66-1.75 s of initial evaluation and 10.3-11.2
  * s instead of 9.6-9.9 s of whole run, its later epochs as fast (3 pairs in turns, 2 pinned nodes;
  * tall: first epoch 2.41-2.91 s instead of 1.37-1.92 s).
  *
- * <p>Both assignments balance entry counts instead of cutting contiguous id ranges: on zipf-skewed
- * data a single row or column can hold 15% of the entries, and since every sub-epoch ends at a
- * barrier, the heavier node sets the pace. Columns are dealt to blocks by the greedy assignment
- * (heaviest id first, to the lightest part), within a few entries of even on such data. Both are
- * deterministic, so every node computes the same partition from the same training entries.
+ * <p>The blocked schedule's partition ({@link #balanced}) deals rows by entry counts alone, as
+ * it deals columns to blocks: the greedy assignment of {@link #balance} (heaviest id first, to the
+ * lightest part), within a few entries of even on skewed data. With its rows at home the blocked
+ * schedule's first epoch was shorter too, but its test RMSE after 10 epochs rose from 0.1108 to
+ * 0.1153 on the large shape (16,000,000 entries) and from 0.1105 to 0.1111 on the default data
+ * (0.1381 to 0.1376 on tall): its sub-epochs pair each node's rows with one column block at a
+ * time, and which rows go together changes what a sub-epoch learns.
+ *
+ * <p>Both balance entry counts instead of cutting contiguous id ranges: on zipf-skewed data a
+ * single row or column can hold 15% of the entries, and since every sub-epoch ends at a barrier,
+ * the heavier node sets the pace. Both are deterministic, so every node computes the same
+ * partition from the same training entries.
  */
 final class BlockPartition {
     /** The share of the training entries above which a row is shared by {@link #sharingHotRows}. */
@@ -58,14 +66,13 @@ final class BlockPartition {
     }
 
     /**
-     * The partition of {@code train}'s rows over {@code nodes} nodes, near their homes, and of its
-     * columns into {@code nodes} blocks, each balanced by the entries of {@code train}.
+     * The partition of {@code train}'s rows over {@code nodes} nodes and of its columns into
+     * {@code nodes} blocks, each balanced by the entries of {@code train} ({@link #balance}).
      *
-     * @param homeOfRow the home node of each row's factor in a cluster of {@code nodes} nodes
-     * @throws IllegalArgumentException if {@code nodes <= 0} or a home is not in {@code 0 .. nodes - 1}
+     * @throws IllegalArgumentException if {@code nodes <= 0}
      */
-    static BlockPartition balanced(MfData train, int nodes, IntUnaryOperator homeOfRow) {
-        return partition(train, nodes, Long.MAX_VALUE, homeOfRow);
+    static BlockPartition balanced(MfData train, int nodes) {
+        return partition(train, nodes, Long.MAX_VALUE, rowEntries -> balance(rowEntries, nodes));
     }
 
     /**
@@ -78,14 +85,19 @@ final class BlockPartition {
      */
     static BlockPartition sharingHotRows(MfData train, int nodes, IntUnaryOperator homeOfRow) {
         checkNotNull(train, "train");
-        return partition(train, nodes, (long) (HOT_ROW_SHARE * train.size()), homeOfRow);
+        checkNotNull(homeOfRow, "homeOfRow");
+        return partition(train, nodes, (long) (HOT_ROW_SHARE * train.size()),
+                rowEntries -> nearHomes(rowEntries, nodes, homeOfRow));
     }
 
-    /** The partition whose rows with more than {@code hotEntries} entries are shared. */
-    private static BlockPartition partition(MfData train, int nodes, long hotEntries, IntUnaryOperator homeOfRow) {
+    /**
+     * The partition whose rows with more than {@code hotEntries} entries are shared, the others
+     * dealt to nodes by {@code rowsToNodes} from their entry counts.
+     */
+    private static BlockPartition partition(MfData train, int nodes, long hotEntries,
+                                            Function<long[], int[]> rowsToNodes) {
         checkNotNull(train, "train");
         checkPositive(nodes, "nodes");
-        checkNotNull(homeOfRow, "homeOfRow");
         long[] rowEntries = new long[train.numRows()];
         long[] colEntries = new long[train.numCols()];
         int[] rows = train.rows();
@@ -101,7 +113,7 @@ final class BlockPartition {
                 rowEntries[row] = 0; // balanced with the rows without entries, then marked
             }
         }
-        int[] nodeOfRow = nearHomes(rowEntries, nodes, homeOfRow);
+        int[] nodeOfRow = rowsToNodes.apply(rowEntries);
         for (int row = 0; row < shared.length; row++) {
             if (shared[row]) {
                 nodeOfRow[row] = SHARED;

@@ -82,7 +82,7 @@ sealed interface EpochPlan {
             return new Hogwild(data.train().part(node, nodes), data.test().part(node, nodes), scales);
         }
         return nodes > 1 && schedule == Schedule.BLOCKED
-                ? blocked(data, node, BlockPartition.balanced(data.train(), nodes, homeOfRow), seed, scales,
+                ? blocked(data, node, BlockPartition.balanced(data.train(), nodes), seed, scales,
                         technique == Technique.ADAPTIVE)
                 : intentHogwild(data, node, nodes, BlockPartition.sharingHotRows(data.train(), nodes, homeOfRow),
                         scales);

@@ -84,7 +84,7 @@ class BlockPartitionTest {
     @Test
     void rowsAndColumnsOfSkewedDataSplitIntoNearlyEqualEntries() {
         MfData train = new SyntheticMatrix(SPEC).sample();
-        BlockPartition partition = BlockPartition.balanced(train, 3, RowHomes.striped(3));
+        BlockPartition partition = BlockPartition.balanced(train, 3);
         long[] nodeEntries = new long[3];
         long[] blockEntries = new long[3];
         for (int i = 0; i < train.size(); i++) {
@@ -102,7 +102,7 @@ class BlockPartitionTest {
     @Test
     void shardsSplitTheEntriesByRowOwner() {
         MfData data = new SyntheticMatrix(SPEC).sample();
-        BlockPartition partition = BlockPartition.balanced(data, 3, RowHomes.striped(3));
+        BlockPartition partition = BlockPartition.balanced(data, 3);
         float[] all = new float[data.size()];
         int next = 0;
         for (int node = 0; node < 3; node++) {
@@ -169,7 +169,7 @@ class BlockPartitionTest {
     @Test
     void theBlockedSchedulesPartitionKeepsEveryRowWhole() {
         MfData data = new SyntheticMatrix(SPEC).sample();
-        BlockPartition partition = BlockPartition.balanced(data, 3, RowHomes.striped(3));
+        BlockPartition partition = BlockPartition.balanced(data, 3);
         for (int row = 0; row < SPEC.rows(); row++) {
             assertThat(partition.nodeOfRow(row)).isBetween(0, 2);
         }
@@ -178,13 +178,13 @@ class BlockPartitionTest {
     @Test
     void refusesBadArguments() {
         MfData data = new SyntheticMatrix(SPEC).sample();
-        assertThatThrownBy(() -> BlockPartition.balanced(data, 0, RowHomes.striped(1)))
+        assertThatThrownBy(() -> BlockPartition.balanced(data, 0))
                 .hasMessage("nodes=0 (expected > 0)");
         assertThatThrownBy(() -> BlockPartition.sharingHotRows(data, -1, RowHomes.striped(1)))
                 .hasMessage("nodes=-1 (expected > 0)");
-        assertThatThrownBy(() -> BlockPartition.balanced(data, 2, row -> row % 3))
+        assertThatThrownBy(() -> BlockPartition.sharingHotRows(data, 2, row -> row % 3))
                 .hasMessage("home(2)=2 (expected 0..1)");
-        BlockPartition partition = BlockPartition.balanced(data, 2, RowHomes.striped(2));
+        BlockPartition partition = BlockPartition.balanced(data, 2);
         assertThatThrownBy(() -> partition.shard(data, 2)).hasMessage("node=2 (expected 0..1)");
         assertThatThrownBy(() -> partition.rowsOf(-1)).hasMessage("node=-1 (expected 0..1)");
         MfData other = new MfData(5, 200, new int[1], new int[1], new float[1]);

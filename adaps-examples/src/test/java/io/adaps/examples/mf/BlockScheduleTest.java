@@ -37,7 +37,7 @@ class BlockScheduleTest {
     @Test
     void theChunksOfAnEpochCoverEveryEntryOfTheClusterExactlyOnce() {
         MfData train = numberedEntries(1.1);
-        BlockPartition partition = BlockPartition.balanced(train, NODES, RowHomes.striped(NODES));
+        BlockPartition partition = BlockPartition.balanced(train, NODES);
         List<Integer> trained = new ArrayList<>();
         for (BlockSchedule schedule : schedules(train, partition)) {
             assertThat(schedule.subEpochs()).isEqualTo(PASSES * NODES);
@@ -61,7 +61,7 @@ class BlockScheduleTest {
     @Test
     void inEverySubEpochTheNodesUseDisjointBlocksAndAChunkOnlyColumnsThatHaveArrived() {
         MfData train = numberedEntries(1.1);
-        BlockPartition partition = BlockPartition.balanced(train, NODES, RowHomes.striped(NODES));
+        BlockPartition partition = BlockPartition.balanced(train, NODES);
         BlockSchedule[] schedules = schedules(train, partition);
         for (int subEpoch = 0; subEpoch < PASSES * NODES; subEpoch++) {
             Set<Integer> blocksInUse = new HashSet<>();
@@ -91,7 +91,7 @@ class BlockScheduleTest {
     void chunksGrowAsColumnsArriveAndKeepTheShuffledOrder() {
         // Without skew: with it, the hottest of these 200 columns alone holds a fifth of the entries.
         MfData train = numberedEntries(0);
-        BlockPartition partition = BlockPartition.balanced(train, NODES, RowHomes.striped(NODES));
+        BlockPartition partition = BlockPartition.balanced(train, NODES);
         BlockSchedule schedule = schedules(train, partition)[1];
         MfData entries = schedule.entries();
         long[] chunkEntries = new long[CHUNKS];
@@ -121,7 +121,7 @@ class BlockScheduleTest {
     @Test
     void columnChunksGoFromTheHottestColumnsToTheColdest() {
         MfData train = numberedEntries(1.1);
-        BlockSchedule schedule = schedules(train, BlockPartition.balanced(train, NODES, RowHomes.striped(NODES)))[2];
+        BlockSchedule schedule = schedules(train, BlockPartition.balanced(train, NODES))[2];
         int[] colEntries = new int[train.numCols()];
         for (int col : schedule.entries().cols()) {
             colEntries[col]++;
@@ -145,7 +145,7 @@ class BlockScheduleTest {
     @Test
     void refusesBadArguments() {
         MfData train = numberedEntries(1.1);
-        BlockPartition partition = BlockPartition.balanced(train, NODES, RowHomes.striped(NODES));
+        BlockPartition partition = BlockPartition.balanced(train, NODES);
         assertThatThrownBy(() -> BlockSchedule.of(partition, train, NODES, 1, 1, 1))
                 .hasMessage("node=3 (expected 0..2)");
         assertThatThrownBy(() -> BlockSchedule.of(partition, train, 0, 0, 1, 1)).hasMessage("passes=0 (expected > 0)");

@@ -23,7 +23,7 @@ class EpochPlanTest {
     void relocationRunsTheBlockedScheduleOnTheNodesRows() {
         EpochPlan plan = EpochPlan.of(Technique.RELOCATION_ONLY, DATA, 1, 2, RowHomes.striped(2), 11);
         assertThat(plan).isInstanceOf(EpochPlan.Blocked.class);
-        BlockPartition partition = BlockPartition.balanced(DATA.train(), 2, RowHomes.striped(2));
+        BlockPartition partition = BlockPartition.balanced(DATA.train(), 2);
         assertThat(plan.train().size()).isEqualTo(partition.shard(DATA.train(), 1).size());
         assertThat(plan.test().values()).containsExactly(partition.shard(DATA.test(), 1).values());
         assertThat(plan.describe()).isEqualTo("blocked schedule: " + 2 * EpochPlan.BLOCK_PASSES + " sub-epochs of "
@@ -37,7 +37,7 @@ class EpochPlanTest {
         assertThat(((EpochPlan.Blocked) plan).byIntent()).isTrue();
         assertThat(((EpochPlan.Blocked) EpochPlan.of(Technique.RELOCATION_ONLY, DATA, 1, 2, RowHomes.striped(2), 11))
                 .byIntent()).isFalse();
-        BlockPartition partition = BlockPartition.balanced(DATA.train(), 2, RowHomes.striped(2));
+        BlockPartition partition = BlockPartition.balanced(DATA.train(), 2);
         assertThat(plan.train().size()).isEqualTo(partition.shard(DATA.train(), 1).size());
         assertThat(plan.describe()).isEqualTo("blocked schedule: " + 2 * EpochPlan.BLOCK_PASSES + " sub-epochs of "
                 + EpochPlan.CHUNKS + " chunks, with intent signals per sub-epoch");
