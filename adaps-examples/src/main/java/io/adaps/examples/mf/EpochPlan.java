@@ -45,7 +45,7 @@ sealed interface EpochPlan {
     /**
      * The plan of node {@code node} of {@code nodes} that trains on {@code data} under
      * {@code technique} with {@code schedule}; {@code seed} seeds what is random in a schedule.
-     * The plans that deal rows to nodes keep each row at the node that is its factor's home
+     * The plan with intent signals trains each row at the node that is its factor's home
      * ({@code homeOfRow}) where the balance of the entries allows ({@link BlockPartition}).
      *
      * <ul>
