@@ -77,6 +77,7 @@ sealed interface EpochPlan {
         checkNotNull(technique, "technique");
         checkNotNull(schedule, "schedule").checkFits(technique);
         checkNotNull(data, "data");
+        checkNotNull(homeOfRow, "homeOfRow");
         StepScales scales = StepScales.byFrequency(data.train());
         if (technique == Technique.STATIC) {
             return new Hogwild(data.train().part(node, nodes), data.test().part(node, nodes), scales);

@@ -129,7 +129,7 @@ class BlockPartitionTest {
     @Test
     void theHottestRowsAreSharedAndTheirEntriesDealtToEveryNode() {
         MfData data = new SyntheticMatrix(SPEC).sample();
-        BlockPartition partition = BlockPartition.sharingHotRows(data, 3, RowHomes.striped(3));
+        BlockPartition partition = BlockPartition.sharingHotRows(data, 3, row -> row % 3);
         long[] rowEntries = new long[SPEC.rows()];
         for (int row : data.rows()) {
             rowEntries[row]++;
@@ -162,7 +162,7 @@ class BlockPartitionTest {
         for (long entries : sharedEntries) {
             assertThat(entries).isBetween(all / 3 - 60, all / 3 + 60);
         }
-        assertThat(BlockPartition.sharingHotRows(data, 1, RowHomes.striped(1)).shard(data, 0).values())
+        assertThat(BlockPartition.sharingHotRows(data, 1, row -> 0).shard(data, 0).values())
                 .containsExactly(data.values());
     }
 
@@ -180,7 +180,7 @@ class BlockPartitionTest {
         MfData data = new SyntheticMatrix(SPEC).sample();
         assertThatThrownBy(() -> BlockPartition.balanced(data, 0))
                 .hasMessage("nodes=0 (expected > 0)");
-        assertThatThrownBy(() -> BlockPartition.sharingHotRows(data, -1, RowHomes.striped(1)))
+        assertThatThrownBy(() -> BlockPartition.sharingHotRows(data, -1, row -> 0))
                 .hasMessage("nodes=-1 (expected > 0)");
         assertThatThrownBy(() -> BlockPartition.sharingHotRows(data, 2, row -> row % 3))
                 .hasMessage("home(2)=2 (expected 0..1)");

@@ -12,7 +12,7 @@ class EpochPlanTest {
 
     @Test
     void staticTechniqueRunsHogwildOnAContiguousPart() {
-        EpochPlan plan = EpochPlan.of(Technique.STATIC, DATA, 1, 2, RowHomes.striped(2), 11);
+        EpochPlan plan = EpochPlan.of(Technique.STATIC, DATA, 1, 2, row -> row % 2, 11);
         assertThat(plan).isInstanceOf(EpochPlan.Hogwild.class);
         assertThat(plan.train().values()).containsExactly(DATA.train().part(1, 2).values());
         assertThat(plan.test().values()).containsExactly(DATA.test().part(1, 2).values());
@@ -21,7 +21,7 @@ class EpochPlanTest {
 
     @Test
     void relocationRunsTheBlockedScheduleOnTheNodesRows() {
-        EpochPlan plan = EpochPlan.of(Technique.RELOCATION_ONLY, DATA, 1, 2, RowHomes.striped(2), 11);
+        EpochPlan plan = EpochPlan.of(Technique.RELOCATION_ONLY, DATA, 1, 2, row -> row % 2, 11);
         assertThat(plan).isInstanceOf(EpochPlan.Blocked.class);
         BlockPartition partition = BlockPartition.balanced(DATA.train(), 2);
         assertThat(plan.train().size()).isEqualTo(partition.shard(DATA.train(), 1).size());
@@ -32,30 +32,30 @@ class EpochPlanTest {
 
     @Test
     void adaptiveOnTheBlockedScheduleSignalsIntentInsteadOfLocalizing() {
-        EpochPlan plan = EpochPlan.of(Technique.ADAPTIVE, Schedule.BLOCKED, DATA, 1, 2, RowHomes.striped(2), 11);
+        EpochPlan plan = EpochPlan.of(Technique.ADAPTIVE, Schedule.BLOCKED, DATA, 1, 2, row -> row % 2, 11);
         assertThat(plan).isInstanceOf(EpochPlan.Blocked.class);
         assertThat(((EpochPlan.Blocked) plan).byIntent()).isTrue();
-        assertThat(((EpochPlan.Blocked) EpochPlan.of(Technique.RELOCATION_ONLY, DATA, 1, 2, RowHomes.striped(2), 11))
+        assertThat(((EpochPlan.Blocked) EpochPlan.of(Technique.RELOCATION_ONLY, DATA, 1, 2, row -> row % 2, 11))
                 .byIntent()).isFalse();
         BlockPartition partition = BlockPartition.balanced(DATA.train(), 2);
         assertThat(plan.train().size()).isEqualTo(partition.shard(DATA.train(), 1).size());
         assertThat(plan.describe()).isEqualTo("blocked schedule: " + 2 * EpochPlan.BLOCK_PASSES + " sub-epochs of "
                 + EpochPlan.CHUNKS + " chunks, with intent signals per sub-epoch");
-        assertThat(EpochPlan.of(Technique.ADAPTIVE, Schedule.BLOCKED, DATA, 0, 1, RowHomes.striped(1), 11))
+        assertThat(EpochPlan.of(Technique.ADAPTIVE, Schedule.BLOCKED, DATA, 0, 1, row -> 0, 11))
                 .as("a single node has nothing to move").isInstanceOf(EpochPlan.IntentHogwild.class);
     }
 
     @Test
     void aScheduleThatTheTechniqueCannotServeIsRefused() {
-        assertThatThrownBy(() -> EpochPlan.of(Technique.STATIC, Schedule.BLOCKED, DATA, 0, 2, RowHomes.striped(2), 11))
+        assertThatThrownBy(() -> EpochPlan.of(Technique.STATIC, Schedule.BLOCKED, DATA, 0, 2, row -> row % 2, 11))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--schedule=BLOCKED with --technique=STATIC (expected ADAPTIVE or RELOCATION_ONLY: the "
                         + "blocked schedule moves each column block to its node)");
         assertThatThrownBy(() -> EpochPlan.of(Technique.REPLICATION_ONLY, Schedule.BLOCKED, DATA, 0, 2,
-                RowHomes.striped(2), 11))
+                row -> row % 2, 11))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> EpochPlan.of(Technique.RELOCATION_ONLY, Schedule.HOGWILD, DATA, 0, 2,
-                RowHomes.striped(2), 11))
+                row -> row % 2, 11))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--schedule=HOGWILD with --technique=RELOCATION_ONLY (expected BLOCKED: relocation alone "
                         + "cannot serve columns that every node uses at once)");
@@ -63,11 +63,11 @@ class EpochPlanTest {
 
     @Test
     void adaptiveAndReplicatingTechniquesSignalIntentOnTheNodesRowsAndShareTheHottest() {
-        BlockPartition partition = BlockPartition.sharingHotRows(DATA.train(), 2, RowHomes.striped(2));
+        BlockPartition partition = BlockPartition.sharingHotRows(DATA.train(), 2, row -> row % 2);
         for (Technique technique : new Technique[] {Technique.ADAPTIVE, Technique.REPLICATION_ONLY,
                 Technique.FULL_REPLICATION}) {
             for (int node = 0; node < 2; node++) {
-                EpochPlan plan = EpochPlan.of(technique, DATA, node, 2, RowHomes.striped(2), 11);
+                EpochPlan plan = EpochPlan.of(technique, DATA, node, 2, row -> row % 2, 11);
                 assertThat(plan).as("%s", technique).isInstanceOf(EpochPlan.IntentHogwild.class);
                 EpochPlan.IntentHogwild intent = (EpochPlan.IntentHogwild) plan;
                 assertThat(new int[] {intent.node(), intent.nodes()}).as("whose walk over the column blocks")
@@ -94,7 +94,7 @@ class EpochPlanTest {
         int train = 0;
         int test = 0;
         for (int node = 0; node < nodes; node++) {
-            EpochPlan plan = EpochPlan.of(Technique.ADAPTIVE, DATA, node, nodes, RowHomes.striped(nodes), 11);
+            EpochPlan plan = EpochPlan.of(Technique.ADAPTIVE, DATA, node, nodes, row -> row % nodes, 11);
             train += plan.train().size();
             test += plan.test().size();
         }
@@ -105,7 +105,7 @@ class EpochPlanTest {
     @Test
     void aSingleNodeSignalsIntentOnAllEntriesUnlessStatic() {
         for (Technique technique : Technique.values()) {
-            EpochPlan plan = EpochPlan.of(technique, DATA, 0, 1, RowHomes.striped(1), 11);
+            EpochPlan plan = EpochPlan.of(technique, DATA, 0, 1, row -> 0, 11);
             assertThat(plan).as("%s", technique).isInstanceOf(technique == Technique.STATIC
                     ? EpochPlan.Hogwild.class : EpochPlan.IntentHogwild.class);
             assertThat(plan.train().values()).containsExactly(DATA.train().values());
@@ -120,7 +120,7 @@ class EpochPlanTest {
         for (Technique technique : Technique.values()) {
             for (int nodes = 1; nodes <= 3; nodes++) {
                 for (int node = 0; node < nodes; node++) {
-                    StepScales scales = EpochPlan.of(technique, DATA, node, nodes, RowHomes.striped(nodes), 11)
+                    StepScales scales = EpochPlan.of(technique, DATA, node, nodes, row -> 0, 11)
                             .scales();
                     assertThat(scales).as("%s, node %d of %d", technique, node, nodes).hasToString(expected.toString());
                     for (int row = 0; row < DATA.train().numRows(); row++) {
@@ -137,7 +137,7 @@ class EpochPlanTest {
     @Test
     void refusesANodeOutOfRange() {
         for (Technique technique : Technique.values()) {
-            assertThatThrownBy(() -> EpochPlan.of(technique, DATA, 2, 2, RowHomes.striped(2), 11)).as("%s", technique)
+            assertThatThrownBy(() -> EpochPlan.of(technique, DATA, 2, 2, row -> row % 2, 11)).as("%s", technique)
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("=2 (expected 0..1)");
         }
     }

@@ -31,7 +31,7 @@ class IntentScheduleTest {
         MfData.Split data = new MfData.Split(all, all.part(0, 10));
         List<Integer> trained = new ArrayList<>();
         for (int node = 0; node < nodes; node++) {
-            MfData entries = EpochPlan.of(Technique.ADAPTIVE, data, node, nodes, RowHomes.striped(nodes), 1).train();
+            MfData entries = EpochPlan.of(Technique.ADAPTIVE, data, node, nodes, row -> row % nodes, 1).train();
             IntentSchedule schedule = new IntentSchedule(entries, threads, batch);
             int largestShare = 0;
             for (int thread = 0; thread < threads; thread++) {
@@ -98,8 +98,8 @@ class IntentScheduleTest {
         MfData.Split again = new SyntheticMatrix(new SyntheticMatrix.Spec(300, 200, 30_000, 4, 0.1, 1.1, 5)).sample()
                 .split(0.1, 6);
         for (int node = 0; node < 2; node++) {
-            MfData first = EpochPlan.of(Technique.ADAPTIVE, data, node, 2, RowHomes.striped(2), 1).train();
-            MfData second = EpochPlan.of(Technique.ADAPTIVE, again, node, 2, RowHomes.striped(2), 1).train();
+            MfData first = EpochPlan.of(Technique.ADAPTIVE, data, node, 2, row -> row % 2, 1).train();
+            MfData second = EpochPlan.of(Technique.ADAPTIVE, again, node, 2, row -> row % 2, 1).train();
             assertThat(second.rows()).containsExactly(first.rows());
             assertThat(second.cols()).containsExactly(first.cols());
             assertThat(second.values()).containsExactly(first.values());
