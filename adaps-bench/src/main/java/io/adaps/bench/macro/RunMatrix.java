@@ -1,6 +1,7 @@
 package io.adaps.bench.macro;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import io.adaps.api.SamplingScheme;
@@ -53,6 +54,24 @@ final class RunMatrix {
             }
         }
         return runs;
+    }
+
+    /**
+     * The runs of turn {@code turn} (from 1) when the matrix repeats: in their order in odd turns,
+     * reversed in even ones (A B C, C B A, A B C ...). This machine's speed drifts by up to 1.8x
+     * within minutes, and in the same order every turn a slow stretch falls on the same
+     * configurations each time (a report once put one technique 22% behind another that direct
+     * pairs showed even); alternating the order spreads it over early and late runs alike.
+     */
+    static List<RunConfig> turn(List<RunConfig> runs, int turn) {
+        if (turn < 1) {
+            throw new IllegalArgumentException("turn=" + turn + " (expected >= 1)");
+        }
+        List<RunConfig> ordered = new ArrayList<>(runs);
+        if (turn % 2 == 0) {
+            Collections.reverse(ordered);
+        }
+        return ordered;
     }
 
     /**

@@ -42,8 +42,8 @@ import picocli.CommandLine.Spec;
  * goes) then goes into its scaling region, at the top of the page.
  *
  * <p>The runs go one after the other, so that they do not compete for the machine's cores. With
- * {@code --repeats N} the whole matrix runs N times in turn (A B C A B C ...), so that the
- * machine's drift spreads over every configuration alike, and each configuration is reported by
+ * {@code --repeats N} the whole matrix runs N times in turn, in reverse order every other turn
+ * (A B C C B A A B C ...), so that the machine's drift spreads over every configuration alike, and each configuration is reported by
  * its run with the median epoch time ({@link RepeatedRuns}). A run that fails, times out or
  * diverges is a row that says so ({@link RunExecutor}).
  *
@@ -174,7 +174,7 @@ public final class TechniqueComparison implements Callable<Integer> {
         Map<Workload, List<String>> extraArgs = Map.of(Workload.MF, mfArgs, Workload.W2V, w2vArgs);
         List<RunOutcome> outcomes = new ArrayList<>();
         for (int repeat = 1; repeat <= repeats; repeat++) {
-            for (RunConfig run : runs) {
+            for (RunConfig run : RunMatrix.turn(runs, repeat)) {
                 String logName = (label.isEmpty() ? "" : label + "-") + run.logName()
                         + (repeats == 1 ? "" : "-run" + repeat);
                 outcomes.add(executor.run(run, epochs, extraArgs.get(run.workload()), logName));

@@ -92,6 +92,19 @@ class RunMatrixTest {
     }
 
     @Test
+    void evenTurnsRunTheMatrixInReverseSoThatDriftFallsOnEveryConfigurationAlike() {
+        List<RunConfig> runs = RunMatrix.runs(List.of(Workload.MF), List.of(2), List.of(STATIC, ADAPTIVE), List.of(),
+                1, true);
+        List<RunConfig> reversed = List.of(runs.get(3), runs.get(2), runs.get(1), runs.get(0));
+        assertThat(RunMatrix.turn(runs, 1)).isEqualTo(runs);
+        assertThat(RunMatrix.turn(runs, 2)).isEqualTo(reversed);
+        assertThat(RunMatrix.turn(runs, 3)).isEqualTo(runs);
+        assertThat(runs).hasSize(4);
+        assertThatThrownBy(() -> RunMatrix.turn(runs, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("turn=0 (expected >= 1)");
+    }
+
+    @Test
     void partsAloneLaunchSingleNodesWithoutATechnique() {
         RunConfig alone = RunConfig.alone(Workload.W2V, 2);
         assertThat(alone.command("bin/adaps-example", 3, true, List.of("--dim=50"))).containsExactly(
