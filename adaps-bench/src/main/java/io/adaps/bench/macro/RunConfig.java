@@ -110,14 +110,18 @@ record RunConfig(Workload workload, int nodes, int threads, Technique technique,
      * {@code launcher launch --nodes N [--pin-cores] --alone -- <workload> ...} (no technique). With
      * {@code pinCores} every run goes through the launcher with {@code --pin-cores}, the baseline
      * too ({@code launch --nodes 1 --pin-cores -- <workload> ...}: one node on one core), so that
-     * each node of every run has a core of its own.
+     * each node of every run has a core of its own, node 0 on processor {@code firstCore} ({@code
+     * --first-core}, given when above 0; 0 without {@code pinCores}).
      */
-    List<String> command(String launcher, int epochs, boolean pinCores, List<String> extraArgs) {
+    List<String> command(String launcher, int epochs, boolean pinCores, int firstCore, List<String> extraArgs) {
         List<String> command = new ArrayList<>(List.of(launcher));
         if (technique != null || pinCores || alone) {
             command.addAll(List.of("launch", "--nodes", Integer.toString(nodes)));
             if (pinCores) {
                 command.add("--pin-cores");
+            }
+            if (firstCore > 0) {
+                command.addAll(List.of("--first-core", Integer.toString(firstCore)));
             }
             if (alone) {
                 command.add("--alone");

@@ -35,11 +35,12 @@ record RunExecutor(Path launcher, Path workDir, Path logs, Duration timeout, boo
 
     /**
      * Runs {@code config} for {@code epochs} epochs with the further flags {@code extraArgs}, its
-     * output going to {@code logName.out} and {@code logName.err} in the log directory.
+     * output going to {@code logName.out} and {@code logName.err} in the log directory; pinned, its
+     * node 0 runs on processor {@code firstCore}.
      */
-    RunOutcome run(RunConfig config, int epochs, List<String> extraArgs, String logName)
+    RunOutcome run(RunConfig config, int epochs, int firstCore, List<String> extraArgs, String logName)
             throws IOException, InterruptedException {
-        List<String> command = config.command(launcher.toString(), epochs, pinCores, extraArgs);
+        List<String> command = config.command(launcher.toString(), epochs, pinCores, firstCore, extraArgs);
         Path stdout = logs.resolve(logName + ".out");
         Path stderr = logs.resolve(logName + ".err");
         report("%s, %s: %s", config.workload().subcommand(), config.configuration(), String.join(" ", command));

@@ -43,8 +43,11 @@ import picocli.CommandLine.Spec;
  *
  * <p>The runs go one after the other, so that they do not compete for the machine's cores. With
  * {@code --repeats N} the whole matrix runs N times in turn, in reverse order every other turn
- * (A B C C B A A B C ...), so that the machine's drift spreads over every configuration alike, and each configuration is reported by
- * its run with the median epoch time ({@link RepeatedRuns}). A run that fails, times out or
+ * (A B C C B A A B C ...), so that the machine's drift spreads over every configuration alike;
+ * with {@code --pin-cores} each turn also starts its nodes on the next processor ({@code launch
+ * --first-core}), so that the single node runs on each processor in turn as the clusters do (one
+ * processor of a shared host can run slower than the other for minutes). Each configuration is
+ * reported by its run with the median epoch time ({@link RepeatedRuns}). A run that fails, times out or
  * diverges is a row that says so ({@link RunExecutor}).
  *
  * <pre>
@@ -173,15 +176,16 @@ public final class TechniqueComparison implements Callable<Integer> {
                 err);
         Map<Workload, List<String>> extraArgs = Map.of(Workload.MF, mfArgs, Workload.W2V, w2vArgs);
         List<RunOutcome> outcomes = new ArrayList<>();
+        int processors = Runtime.getRuntime().availableProcessors();
         for (int repeat = 1; repeat <= repeats; repeat++) {
+            int firstCore = pinCores ? (repeat - 1) % processors : 0;
             for (RunConfig run : RunMatrix.turn(runs, repeat)) {
                 String logName = (label.isEmpty() ? "" : label + "-") + run.logName()
                         + (repeats == 1 ? "" : "-run" + repeat);
-                outcomes.add(executor.run(run, epochs, extraArgs.get(run.workload()), logName));
+                outcomes.add(executor.run(run, epochs, firstCore, extraArgs.get(run.workload()), logName));
             }
         }
         Path page = out.toAbsolutePath().normalize();
-        int processors = Runtime.getRuntime().availableProcessors();
         for (Workload workload : workloads) {
             ReportSubject subject = new ReportSubject(workload, label);
             ComparisonReport report = new ComparisonReport(subject, nodeCounts, epochs, repeats, processors,

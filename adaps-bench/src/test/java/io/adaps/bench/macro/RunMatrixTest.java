@@ -54,11 +54,11 @@ class RunMatrixTest {
     @Test
     void commandsLaunchClustersAndRunTheBaselineOnItsOwn() {
         RunConfig cluster = new RunConfig(Workload.W2V, 2, 1, ADAPTIVE, LOCAL);
-        assertThat(cluster.command("bin/adaps-example", 5, false, List.of("--dim=50"))).containsExactly(
+        assertThat(cluster.command("bin/adaps-example", 5, false, 0, List.of("--dim=50"))).containsExactly(
                 "bin/adaps-example", "launch", "--nodes", "2", "--", "w2v", "--threads", "1", "--epochs", "5",
                 "--technique", "ADAPTIVE", "--sampling", "LOCAL", "--dim=50");
         RunConfig baseline = new RunConfig(Workload.MF, 1, 2, null, null);
-        assertThat(baseline.command("bin/adaps-example", 3, false, List.of())).containsExactly("bin/adaps-example",
+        assertThat(baseline.command("bin/adaps-example", 3, false, 0, List.of())).containsExactly("bin/adaps-example",
                 "mf", "--threads", "2", "--epochs", "3");
         assertThat(cluster.logName()).isEqualTo("w2v-2x1-adaptive-local");
         assertThat(new RunConfig(Workload.W2V, 1, 2, null, NAIVE).logName()).isEqualTo("w2v-1x2-single-node-naive");
@@ -69,13 +69,21 @@ class RunMatrixTest {
     @Test
     void pinnedCoresLaunchEveryRunTheBaselineAsOneNode() {
         RunConfig cluster = new RunConfig(Workload.MF, 4, 1, STATIC, null);
-        assertThat(cluster.command("bin/adaps-example", 2, true, List.of("--entries=200000"))).containsExactly(
+        assertThat(cluster.command("bin/adaps-example", 2, true, 0, List.of("--entries=200000"))).containsExactly(
                 "bin/adaps-example", "launch", "--nodes", "4", "--pin-cores", "--", "mf", "--threads", "1",
                 "--epochs", "2", "--technique", "STATIC", "--entries=200000");
         RunConfig baseline = new RunConfig(Workload.W2V, 1, 1, null, NAIVE);
-        assertThat(baseline.command("bin/adaps-example", 3, true, List.of())).containsExactly("bin/adaps-example",
+        assertThat(baseline.command("bin/adaps-example", 3, true, 0, List.of())).containsExactly("bin/adaps-example",
                 "launch", "--nodes", "1", "--pin-cores", "--", "w2v", "--threads", "1", "--epochs", "3",
                 "--sampling", "NAIVE");
+    }
+
+    @Test
+    void aPinnedRunCanStartItsNodesOnAnotherProcessor() {
+        RunConfig baseline = new RunConfig(Workload.MF, 1, 1, null, null);
+        assertThat(baseline.command("bin/adaps-example", 2, true, 1, List.of())).containsExactly("bin/adaps-example",
+                "launch", "--nodes", "1", "--pin-cores", "--first-core", "1", "--", "mf", "--threads", "1", "--epochs",
+                "2");
     }
 
     @Test
@@ -107,10 +115,10 @@ class RunMatrixTest {
     @Test
     void partsAloneLaunchSingleNodesWithoutATechnique() {
         RunConfig alone = RunConfig.alone(Workload.W2V, 2);
-        assertThat(alone.command("bin/adaps-example", 3, true, List.of("--dim=50"))).containsExactly(
+        assertThat(alone.command("bin/adaps-example", 3, true, 0, List.of("--dim=50"))).containsExactly(
                 "bin/adaps-example", "launch", "--nodes", "2", "--pin-cores", "--alone", "--", "w2v", "--threads", "1",
                 "--epochs", "3", "--sampling", "NAIVE", "--dim=50");
-        assertThat(RunConfig.alone(Workload.MF, 4).command("bin/adaps-example", 2, false, List.of()))
+        assertThat(RunConfig.alone(Workload.MF, 4).command("bin/adaps-example", 2, false, 0, List.of()))
                 .containsExactly("bin/adaps-example", "launch", "--nodes", "4", "--alone", "--", "mf", "--threads", "1",
                         "--epochs", "2");
         assertThat(alone.isBaseline()).isFalse();

@@ -67,6 +67,11 @@ public final class LaunchCommand implements Callable<Integer> {
                     + "of its own as on a cluster of machines; with --nodes 1 the single node gets one core.")
     private boolean pinCores;
 
+    @Option(names = "--first-core", paramLabel = "N", defaultValue = "0",
+            description = "With --pin-cores, run node i on processor (N + i) mod processors instead, e.g. a single "
+                    + "node on processor 1 (default: ${DEFAULT-VALUE}).")
+    private int firstCore;
+
     @Option(names = "--alone",
             description = "Start the N JVMs as single nodes that do not connect, node i training alone the share of "
                     + "the data that node i of the cluster would (the application gets --part i/N): with --pin-cores, "
@@ -106,7 +111,7 @@ public final class LaunchCommand implements Callable<Integer> {
     /** Runs {@code args} on a fresh cluster until every node has exited. */
     private LocalCluster.Outcome run(List<String> args, PrefixedConsole console) throws IOException, InterruptedException {
         LocalCluster.Spec cluster = new LocalCluster.Spec(nodes, Examples.class.getName(), args,
-                System.getProperty("java.class.path"), heap, FAILURE_GRACE, pinCores, alone);
+                System.getProperty("java.class.path"), heap, FAILURE_GRACE, pinCores, alone, firstCore);
         try (LocalCluster running = LocalCluster.start(cluster, console)) {
             Thread cleanup = new Thread(running::close, "adaps-launch-cleanup");
             Runtime.getRuntime().addShutdownHook(cleanup);
@@ -125,6 +130,12 @@ public final class LaunchCommand implements Callable<Integer> {
             checkNonNegative(restarts, "--restarts");
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        int processors = Runtime.getRuntime().availableProcessors();
+        if (firstCore < 0 || firstCore >= processors || firstCore > 0 && !pinCores) {
+            throw new ParameterException(spec.commandLine(), "--first-core=" + firstCore + " (expected "
+                    + (pinCores ? "0.." + (processors - 1) + ", a processor of this machine" : "0 without --pin-cores")
+                    + ")");
         }
         if (alone && restarts > 0) {
             throw new ParameterException(spec.commandLine(), "--restarts=" + restarts + " (expected 0 with --alone: "

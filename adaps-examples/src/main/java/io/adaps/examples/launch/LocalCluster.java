@@ -1,5 +1,6 @@
 package io.adaps.examples.launch;
 
+import static io.adaps.examples.Checks.checkNonNegative;
 import static io.adaps.examples.Checks.checkNotNull;
 import static io.adaps.examples.Checks.checkPositive;
 
@@ -128,7 +129,8 @@ public final class LocalCluster implements AutoCloseable {
     private void startNode(int node, String clusterId) throws IOException {
         List<String> command = new ArrayList<>();
         if (spec.pinCores()) {
-            command.addAll(List.of(TASKSET, "-c", Integer.toString(node % Runtime.getRuntime().availableProcessors())));
+            command.addAll(List.of(TASKSET, "-c",
+                    Integer.toString(spec.processorOf(node, Runtime.getRuntime().availableProcessors()))));
         }
         command.add(javaBinary());
         command.addAll(JVM_FLAGS);
@@ -324,16 +326,19 @@ public final class LocalCluster implements AutoCloseable {
      * @param classPath    the class path of each JVM
      * @param heap         each JVM's maximum heap, as for {@code -Xmx}: e.g. {@code 512m}, {@code 2g}
      * @param failureGrace how long the other nodes may run on after one failed, > 0
-     * @param pinCores     whether node {@code i}'s JVM runs on processor {@code i mod processors}
-     *                     only ({@code taskset}), so that each node has a core of its own as on a
-     *                     cluster of machines; one node is then pinned to one core too
+     * @param pinCores     whether node {@code i}'s JVM runs on processor {@code (firstCore + i) mod
+     *                     processors} only ({@code taskset}), so that each node has a core of its
+     *                     own as on a cluster of machines; one node is then pinned to one core too
      * @param alone        whether the JVMs are single nodes that do not form a cluster, JVM
      *                     {@code i} training alone the part of the data that node {@code i} of the
      *                     cluster would ({@code --part i/N} after {@code args}): with
      *                     {@code pinCores}, what the cluster's nodes could do without communication
+     * @param firstCore    with {@code pinCores}, the processor of node 0, >= 0 (0 without): a
+     *                     benchmark can run its single node on each processor in turn, since one
+     *                     processor of a shared host can be slower than the other for minutes
      */
     public record Spec(int nodes, String mainClass, List<String> args, String classPath, String heap,
-                       Duration failureGrace, boolean pinCores, boolean alone) {
+                       Duration failureGrace, boolean pinCores, boolean alone, int firstCore) {
         private static final Pattern HEAP = Pattern.compile("[1-9][0-9]*[kKmMgG]?");
 
         /**
@@ -351,6 +356,21 @@ public final class LocalCluster implements AutoCloseable {
             if (failureGrace.isNegative() || failureGrace.isZero()) {
                 throw new IllegalArgumentException("failureGrace=" + failureGrace + " (expected > 0)");
             }
+            checkNonNegative(firstCore, "firstCore");
+            if (firstCore > 0 && !pinCores) {
+                throw new IllegalArgumentException("firstCore=" + firstCore + " (expected 0 without pinCores)");
+            }
+        }
+
+        /** A cluster, its JVMs pinned to a processor each from processor 0 or not, single nodes or not. */
+        public Spec(int nodes, String mainClass, List<String> args, String classPath, String heap,
+                    Duration failureGrace, boolean pinCores, boolean alone) {
+            this(nodes, mainClass, args, classPath, heap, failureGrace, pinCores, alone, 0);
+        }
+
+        /** The processor that node {@code node}'s JVM is pinned to on a machine of {@code processors}. */
+        int processorOf(int node, int processors) {
+            return (firstCore + node) % processors;
         }
 
         /** A cluster whose JVMs run on any processor. */

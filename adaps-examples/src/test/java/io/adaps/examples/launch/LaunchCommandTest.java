@@ -25,6 +25,9 @@ class LaunchCommandTest {
             --restarts=-1 -- mf              ; --restarts=-1 (expected >= 0)
             --restarts=2 -- mf --threads=1   ; --restarts=2 (expected an application with --checkpoint-dir, whose newest checkpoint the restarted nodes resume from)
             --alone --restarts=1 -- mf --checkpoint-dir=c ; --restarts=1 (expected 0 with --alone: single nodes that fail are not restarted)
+            --first-core=1 -- mf             ; --first-core=1 (expected 0 without --pin-cores)
+            --pin-cores --first-core=-1 -- mf ; --first-core=-1 (expected 0..
+            --pin-cores --first-core=4096 -- mf ; --first-core=4096 (expected 0..
             """)
     void badFlagsAreUsageErrorsNamingTheFlag(String flags, String message) {
         StringWriter out = new StringWriter();

@@ -49,7 +49,24 @@ class LocalClusterTest {
         assertThatThrownBy(() -> new LocalCluster.Spec(1, "Main", List.of(), "cp", "1g", Duration.ZERO))
                 .hasMessage("failureGrace=PT0S (expected > 0)");
         assertThatThrownBy(() -> LocalCluster.freePorts(0)).hasMessage("count=0 (expected > 0)");
+        assertThatThrownBy(() -> new LocalCluster.Spec(1, "Main", List.of(), "cp", "1g", grace, true, false, -1))
+                .hasMessage("firstCore=-1 (expected >= 0)");
+        assertThatThrownBy(() -> new LocalCluster.Spec(1, "Main", List.of(), "cp", "1g", grace, false, false, 1))
+                .hasMessage("firstCore=1 (expected 0 without pinCores)");
         assertThat(new LocalCluster.Spec(2, "Main", List.of("a"), "cp", "512M", grace).heap()).isEqualTo("512M");
+    }
+
+    @Test
+    void pinnedNodesStartAtTheFirstCoreAndWrapAroundTheProcessors() {
+        Duration grace = Duration.ofSeconds(1);
+        LocalCluster.Spec fromZero = new LocalCluster.Spec(4, "Main", List.of(), "cp", "1g", grace, true);
+        LocalCluster.Spec fromOne = new LocalCluster.Spec(4, "Main", List.of(), "cp", "1g", grace, true, false, 1);
+        assertThat(List.of(0, 1, 2, 3).stream().map(node -> fromZero.processorOf(node, 2)).toList())
+                .containsExactly(0, 1, 0, 1);
+        assertThat(List.of(0, 1, 2, 3).stream().map(node -> fromOne.processorOf(node, 2)).toList())
+                .containsExactly(1, 0, 1, 0);
+        assertThat(new LocalCluster.Spec(1, "Main", List.of(), "cp", "1g", grace, true, false, 3).processorOf(0, 4))
+                .isEqualTo(3);
     }
 
     @Test
