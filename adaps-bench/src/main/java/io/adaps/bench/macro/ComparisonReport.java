@@ -83,8 +83,8 @@ record ComparisonReport(ReportSubject subject, List<Integer> nodeCounts, int epo
                         : repeats + " runs per configuration (taken in turns), ")
                 + "one run after the other on " + processors + " processor(s). Clusters are local JVMs with 1 "
                 + "training thread per node (`bin/adaps-example launch`)"
-                + (pinCores ? ", each on a processor of its own (`--pin-cores`: node i on processor i mod "
-                + processors + ")" : "")
+                + (pinCores ? ", each on a processor of its own (`--pin-cores`: "
+                + RunMatrix.pinning(processors, repeats) + ")" : "")
                 + (baselineThreads > 0 ? "; the single-node baseline runs " + baselineThreads + " thread(s) in one JVM"
                 + (pinCores ? " on one processor" : "") + " and is the first row of each table" : "")
                 + ". Epoch time: " + mean + "; speed-up: the epoch time of the reference run (`STATIC`, with "

@@ -75,6 +75,16 @@ final class RunMatrix {
     }
 
     /**
+     * Where pinned runs' nodes ran, for the reports: {@code node i on processor i mod P}, or with
+     * several turns, which start on the next processor each ({@code --first-core}), {@code node i on
+     * processor (i + t) mod P in turn t = 0, 1, ...}.
+     */
+    static String pinning(int processors, int repeats) {
+        return repeats == 1 ? "node i on processor i mod " + processors
+                : "node i on processor (i + t) mod " + processors + " in turn t = 0, 1, ...";
+    }
+
+    /**
      * The default matrix of a sampled workload, restricted to {@code techniques} and in their
      * order: every technique with {@code NAIVE} (the techniques compared as they are); {@code
      * ADAPTIVE} also with {@code PRELOCALIZE}, {@code POOL} and {@code LOCAL} (what each scheme adds

@@ -111,7 +111,8 @@ public final class TechniqueComparison implements Callable<Integer> {
 
     @Option(names = "--pin-cores",
             description = "Run every node's JVM on a processor of its own (bin/adaps-example launch --pin-cores: node "
-                    + "i on processor i mod processors), the single-node baseline too, on one processor; also writes "
+                    + "i on processor (i + t) mod processors in turn t = 0, 1, ... of --repeats), the single-node "
+                    + "baseline too, on one processor; also writes "
                     + "each workload's scaling report (speed-up over the single node, bytes sent per training entry, "
                     + "each node's processor time by kind of thread, and per node count the parts alone: the cluster's "
                     + "nodes' shares trained at once without communication, the ceiling of its speed-up) into the "

@@ -56,7 +56,8 @@ class ScalingReportTest {
         String markdown = new ScalingReport(ReportSubject.of(Workload.W2V), 2, 2, 2, 2, List.of()).markdown(outcomes);
 
         assertThat(markdown).startsWith("### w2v: speed-up over one node\n\n")
-                .contains("(node i on processor i mod 2; clusters of more than 2 nodes share them)")
+                .contains("(node i on processor (i + t) mod 2 in turn t = 0, 1, ...; clusters of more than 2 nodes share "
+                        + "them)")
                 .contains("2 runs per configuration (taken in turns)")
                 .contains("the single node on one processor with 2 training thread(s), 1 on each node of a cluster; ")
                 .contains("the single node's mean epoch time over the row's, epoch 2: ")
