@@ -46,7 +46,9 @@ import picocli.CommandLine.Spec;
  * (A B C C B A A B C ...), so that the machine's drift spreads over every configuration alike;
  * with {@code --pin-cores} each turn also starts its nodes on the next processor ({@code launch
  * --first-core}), so that the single node runs on each processor in turn as the clusters do (one
- * processor of a shared host can run slower than the other for minutes). Each configuration is
+ * processor of a shared host can run slower than the other for minutes), and each turn begins by
+ * measuring each processor's memory latency ({@link MemoryLatency}), which the scaling report
+ * prints. Each configuration is
  * reported by its run with the median epoch time ({@link RepeatedRuns}). A run that fails, times out or
  * diverges is a row that says so ({@link RunExecutor}).
  *
@@ -178,8 +180,15 @@ public final class TechniqueComparison implements Callable<Integer> {
         Map<Workload, List<String>> extraArgs = Map.of(Workload.MF, mfArgs, Workload.W2V, w2vArgs);
         List<RunOutcome> outcomes = new ArrayList<>();
         int processors = Runtime.getRuntime().availableProcessors();
+        List<double[]> memoryLatency = new ArrayList<>();
         for (int repeat = 1; repeat <= repeats; repeat++) {
             int firstCore = pinCores ? (repeat - 1) % processors : 0;
+            if (pinCores) {
+                memoryLatency.add(MemoryLatency.perProcessor(processors));
+                err.printf("technique-comparison: turn %d, memory latency per processor: %s%n", repeat,
+                        MemoryLatency.describe(memoryLatency.get(repeat - 1)));
+                err.flush();
+            }
             for (RunConfig run : RunMatrix.turn(runs, repeat)) {
                 String logName = (label.isEmpty() ? "" : label + "-") + run.logName()
                         + (repeats == 1 ? "" : "-run" + repeat);
@@ -194,7 +203,7 @@ public final class TechniqueComparison implements Callable<Integer> {
             write(ReportRegion.comparison(subject), page, report.markdown(outcomes, page.resolveSibling("img"), "img"));
             if (pinCores) {
                 write(ReportRegion.scaling(subject), page, new ScalingReport(subject, epochs, repeats, processors,
-                        baselineThreads(), extraArgs.get(workload)).markdown(outcomes));
+                        baselineThreads(), extraArgs.get(workload), memoryLatency).markdown(outcomes));
             }
         }
         err.println("technique-comparison: wrote " + out + " and its charts in " + page.resolveSibling("img"));

@@ -103,11 +103,11 @@ class RunMatrixTest {
     void evenTurnsRunTheMatrixInReverseSoThatDriftFallsOnEveryConfigurationAlike() {
         List<RunConfig> runs = RunMatrix.runs(List.of(Workload.MF), List.of(2), List.of(STATIC, ADAPTIVE), List.of(),
                 1, true);
+        assertThat(runs).hasSize(4);
         List<RunConfig> reversed = List.of(runs.get(3), runs.get(2), runs.get(1), runs.get(0));
         assertThat(RunMatrix.turn(runs, 1)).isEqualTo(runs);
         assertThat(RunMatrix.turn(runs, 2)).isEqualTo(reversed);
         assertThat(RunMatrix.turn(runs, 3)).isEqualTo(runs);
-        assertThat(runs).hasSize(4);
         assertThatThrownBy(() -> RunMatrix.turn(runs, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("turn=0 (expected >= 1)");
     }

@@ -65,6 +65,12 @@ class ScalingReportTest {
                 .contains("| 1 x 1, single node (NAIVE) | 6.00 | 1.00x | 6.00 | 1.00x | 1.50x | 0.2500 | +0.0% | 3.0 | 3.0 | 17.0 (1.00x) | 6.00–8.00 s, "
                         + "heldout 0.2500–0.2500 |\n"
                         + "| 4 x 1, STATIC+NAIVE | 2.00 | 3.00x | 2.00 | 3.00x | 4.50x |")
-                .doesNotContain("Further flags");
+                .doesNotContain("Further flags")
+                .doesNotContain("Memory latency");
+
+        String measured = new ScalingReport(ReportSubject.of(Workload.W2V), 2, 2, 2, 2, List.of(),
+                List.of(new double[] {76, 268}, new double[] {161, Double.NaN})).markdown(outcomes);
+        assertThat(measured).contains(" **Memory latency** per processor (processor 0 first; one dependent load "
+                + "through 64 MiB, `MemoryLatency`) at the start of each turn: turn 1: 76 / 268 ns; turn 2: 161 / ? ns.");
     }
 }
