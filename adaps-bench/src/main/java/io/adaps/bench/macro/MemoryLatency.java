@@ -94,7 +94,7 @@ final class MemoryLatency {
                 ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
                 MemoryLatency.class.getName());
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             if (!process.waitFor(PROBE_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 return Double.NaN;
