@@ -24,7 +24,9 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  * of {@link HomeIntents}, hand-offs included. Relocations for an {@link Technique#ADAPTIVE} node's intent are deferred
  * by {@value #DECISION_DELAY_MILLIS} ms, so that nodes that start using a key together are seen
  * together; as an {@link Agent} of the manager thread this releases them when due (a node without
- * a manager decides at once).
+ * a manager decides at once). A decision is released only once this node's own intents as of its
+ * due time are known (see {@link #ownIntentsSeen}): the delay waits for the other nodes, not for
+ * this node's own manager.
  *
  * <p>Thread-safe: INTENTs arrive on transport threads, releases run on the manager thread; one
  * monitor guards the decision state. The rows' owners come from the {@link Relocator}'s directory
@@ -42,6 +44,8 @@ public final class HomePlacement implements Agent {
     private final BatcherPool batchers;
     private final MessageBatcher.Sender sender;
     private volatile Runnable onDeferral = () -> { };
+    /** When the manager's intent duty last took in this node's workers' intents; {@link Long#MIN_VALUE} before it did. Manager thread. */
+    private long ownIntentsSeenAt = Long.MIN_VALUE;
 
     /** @param defers whether relocations are deferred: only a node with a manager thread releases them */
     public HomePlacement(NodeContext context, Relocator relocator, boolean defers) {
@@ -118,6 +122,17 @@ public final class HomePlacement implements Agent {
         });
     }
 
+    /**
+     * The manager's intent duty took in every intent this node's workers had signalled by
+     * {@code at}: deferred decisions due by then may be released. Issue 13: a home's manager
+     * that took 120 ms over its workers' first 46,000 row intents (cold code) released the
+     * deferred relocations of the columns its own worker had signalled meanwhile but it had not
+     * taken in yet, so all of them moved to the other node. Manager thread.
+     */
+    void ownIntentsSeen(long at) {
+        ownIntentsSeenAt = at;
+    }
+
     /** What the home decides about decisions of one batch of intents. */
     @FunctionalInterface
     private interface Batch {
@@ -158,14 +173,18 @@ public final class HomePlacement implements Agent {
         }
     }
 
-    /** Sends the relocations that waited for other nodes' intents and are due. Manager thread. */
+    /**
+     * Sends the relocations that waited for other nodes' intents and are due by the time this
+     * node's own intents were last taken in. Manager thread.
+     */
     @Override
     public int doWork() {
         MessageBatcher out = batchers.acquire();
+        long upTo = ownIntentsSeenAt == Long.MIN_VALUE ? clock.nanoTime() : ownIntentsSeenAt;
         try {
             synchronized (this) {
                 if (intents.hasDeferred()) {
-                    intents.releaseDue(clock.nanoTime(), key -> relocator.directoryOwner(RowKey.table(key), RowKey.row(key)),
+                    intents.releaseDue(upTo, key -> relocator.directoryOwner(RowKey.table(key), RowKey.row(key)),
                             key -> context.table(RowKey.table(key)).spec().updateRule().accumulates(),
                             (key, action, target, at) -> place(key, action, target, at, out));
                 }

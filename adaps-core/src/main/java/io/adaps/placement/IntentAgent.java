@@ -150,6 +150,7 @@ final class IntentAgent implements Agent {
     @Override
     public int doWork() {
         long now = clock.nanoTime();
+        home.ownIntentsSeen(now); // once drained below; the home's duty comes next in the cycle
         int work = admit();
         for (int i = 0; i < registered.size(); i++) {
             Signalling worker = signalling[registered.getInt(i)];

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 
 import org.junit.jupiter.api.Test;
@@ -111,6 +112,56 @@ class ManagerDecisionTest {
                     worker.advanceClock();
                 }
             }
+        }
+    }
+
+    /**
+     * Issue 13 (a tall MF shape on two nodes, 2 of 14 runs): a home's manager that took 120 ms
+     * over its own worker's first intents (46,000 rows, cold code) released the deferred
+     * relocations of the columns the other node had announced meanwhile, while its own worker's
+     * intent for the same columns, signalled first, still waited in its queue: all of them moved
+     * away and the home trained on replicas of everything. What a node's workers signalled before
+     * another node's intent reached the home counts before the decision delay runs out.
+     */
+    @Test
+    void issue13HomeBusyWithItsOwnIntentsKeepsTheKeysItAnnouncedFirst() throws Exception {
+        int bigRows = 1_000_000; // the first half homed at node 0
+        try (TestCluster cluster = ClusterFixture.inJvm().cluster(2, b -> b.table(TableSpec.of("t", ROWS, 2))
+                .table(TableSpec.of("big", bigRows, 1)).technique(Technique.ADAPTIVE))) {
+            AdaPS home = cluster.node(0);
+            AdaPS other = cluster.node(1);
+            Table table = home.table("t");
+            long[] shared = rows(0, 10);
+            long[] busy = rows(0, bigRows / 2);
+            CountDownLatch announced = new CountDownLatch(1);
+            CountDownLatch checked = new CountDownLatch(1); // node 0's intents hold until then
+            Concurrently.run(2, Duration.ofMinutes(1), n -> {
+                try (Worker worker = cluster.node(n).worker()) {
+                    if (n == 0) {
+                        worker.table("big").intent(busy, 0, 100);
+                        Thread.sleep(HomePlacement.DECISION_DELAY_MILLIS / 5); // the manager starts on those
+                        worker.table("t").intent(shared, 0, 100);
+                        announced.countDown();
+                        checked.await();
+                        return;
+                    }
+                    try {
+                        announced.await();
+                        worker.table("t").intent(shared, 0, 100);
+                        Await.until("rows 0..9 held at node 1", PLACED_WITHIN,
+                                () -> all(shared, row -> Internals.kindOf(other, table, row) != null));
+                        Thread.sleep(4L * HomePlacement.DECISION_DELAY_MILLIS); // a relocation would be on its way
+                        for (long row : shared) {
+                            assertThat(Internals.kindOf(home, table, row)).as("row %d at its home, node 0", row)
+                                    .isEqualTo(SlotKind.OWNED);
+                            assertThat(Internals.kindOf(other, table, row)).as("row %d at node 1", row)
+                                    .isEqualTo(SlotKind.REPLICA);
+                        }
+                    } finally {
+                        checked.countDown();
+                    }
+                }
+            });
         }
     }
 
