@@ -17,12 +17,12 @@ import java.util.Optional;
  * @param processors      the machine's processors, to which node i is pinned modulo their number
  * @param baselineThreads threads of the single node
  * @param extraArgs       the further flags given to the workload's runs
- * @param memoryLatency   per turn, each processor's memory latency at its start ({@link MemoryLatency});
+ * @param processorSpeed  per turn, each processor's speed at its start ({@link ProcessorSpeed});
  *                        empty if not measured
  */
 record ScalingReport(ReportSubject subject, int epochs, int repeats, int processors, int baselineThreads,
-                     List<String> extraArgs, List<double[]> memoryLatency) {
-    /** A report without memory latencies. */
+                     List<String> extraArgs, List<ProcessorSpeed.Measured[]> processorSpeed) {
+    /** A report without the processors' speeds. */
     ScalingReport(ReportSubject subject, int epochs, int repeats, int processors, int baselineThreads,
                   List<String> extraArgs) {
         this(subject, epochs, repeats, processors, baselineThreads, extraArgs, List.of());
@@ -78,22 +78,23 @@ record ScalingReport(ReportSubject subject, int epochs, int repeats, int process
                 + "nothing, so the ceiling of its speed-up on these processors (it can pass N: a part's smaller "
                 + "model fits the caches better); their quality is each part's own model's, not comparable."
                 + (repeats == 1 ? "" : " Each row is the run with the median epoch time of its configuration, and "
-                + "its last column the ranges over all of them.") + latencies();
+                + "its last column the ranges over all of them.") + speeds();
     }
 
     /**
-     * The processors' memory latencies at each turn's start, e.g. {@code turn 1: 76 / 268 ns}: the
-     * nodes' kernels are memory-bound, and a processor whose loads are slow sets a cluster's pace.
+     * The processors' speeds at each turn's start, e.g. {@code turn 1: loads 76 / 268 ns, arithmetic
+     * steps 0.81 / 0.80 ns}: a processor that runs slower, in its loads (the nodes' kernels are
+     * memory-bound) or in everything, sets a cluster's pace.
      */
-    private String latencies() {
-        if (memoryLatency.isEmpty()) {
+    private String speeds() {
+        if (processorSpeed.isEmpty()) {
             return "";
         }
-        StringBuilder text = new StringBuilder(" **Memory latency** per processor (processor 0 first; one dependent "
-                + "load through 64 MiB, `MemoryLatency`) at the start of each turn: ");
-        for (int turn = 0; turn < memoryLatency.size(); turn++) {
+        StringBuilder text = new StringBuilder(" **Processor speed** (processor 0 first; one dependent load through "
+                + "64 MiB and one dependent 64-bit multiply-add, `ProcessorSpeed`) at the start of each turn: ");
+        for (int turn = 0; turn < processorSpeed.size(); turn++) {
             text.append(turn == 0 ? "" : "; ").append("turn ").append(turn + 1).append(": ")
-                    .append(MemoryLatency.describe(memoryLatency.get(turn)));
+                    .append(ProcessorSpeed.describe(processorSpeed.get(turn)));
         }
         return text.append('.').toString();
     }

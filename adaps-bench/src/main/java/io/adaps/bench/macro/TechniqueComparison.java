@@ -47,7 +47,7 @@ import picocli.CommandLine.Spec;
  * with {@code --pin-cores} each turn also starts its nodes on the next processor ({@code launch
  * --first-core}), so that the single node runs on each processor in turn as the clusters do (one
  * processor of a shared host can run slower than the other for minutes), and each turn begins by
- * measuring each processor's memory latency ({@link MemoryLatency}), which the scaling report
+ * measuring each processor's speed ({@link ProcessorSpeed}), which the scaling report
  * prints. Each configuration is
  * reported by its run with the median epoch time ({@link RepeatedRuns}). A run that fails, times out or
  * diverges is a row that says so ({@link RunExecutor}).
@@ -180,13 +180,13 @@ public final class TechniqueComparison implements Callable<Integer> {
         Map<Workload, List<String>> extraArgs = Map.of(Workload.MF, mfArgs, Workload.W2V, w2vArgs);
         List<RunOutcome> outcomes = new ArrayList<>();
         int processors = Runtime.getRuntime().availableProcessors();
-        List<double[]> memoryLatency = new ArrayList<>();
+        List<ProcessorSpeed.Measured[]> processorSpeed = new ArrayList<>();
         for (int repeat = 1; repeat <= repeats; repeat++) {
             int firstCore = pinCores ? (repeat - 1) % processors : 0;
             if (pinCores) {
-                memoryLatency.add(MemoryLatency.perProcessor(processors));
-                err.printf("technique-comparison: turn %d, memory latency per processor: %s%n", repeat,
-                        MemoryLatency.describe(memoryLatency.get(repeat - 1)));
+                processorSpeed.add(ProcessorSpeed.perProcessor(processors));
+                err.printf("technique-comparison: turn %d, processor speed: %s%n", repeat,
+                        ProcessorSpeed.describe(processorSpeed.get(repeat - 1)));
                 err.flush();
             }
             for (RunConfig run : RunMatrix.turn(runs, repeat)) {
@@ -203,7 +203,7 @@ public final class TechniqueComparison implements Callable<Integer> {
             write(ReportRegion.comparison(subject), page, report.markdown(outcomes, page.resolveSibling("img"), "img"));
             if (pinCores) {
                 write(ReportRegion.scaling(subject), page, new ScalingReport(subject, epochs, repeats, processors,
-                        baselineThreads(), extraArgs.get(workload), memoryLatency).markdown(outcomes));
+                        baselineThreads(), extraArgs.get(workload), processorSpeed).markdown(outcomes));
             }
         }
         err.println("technique-comparison: wrote " + out + " and its charts in " + page.resolveSibling("img"));

@@ -66,11 +66,14 @@ class ScalingReportTest {
                         + "heldout 0.2500–0.2500 |\n"
                         + "| 4 x 1, STATIC+NAIVE | 2.00 | 3.00x | 2.00 | 3.00x | 4.50x |")
                 .doesNotContain("Further flags")
-                .doesNotContain("Memory latency");
+                .doesNotContain("Processor speed");
 
         String measured = new ScalingReport(ReportSubject.of(Workload.W2V), 2, 2, 2, 2, List.of(),
-                List.of(new double[] {76, 268}, new double[] {161, Double.NaN})).markdown(outcomes);
-        assertThat(measured).contains(" **Memory latency** per processor (processor 0 first; one dependent load "
-                + "through 64 MiB, `MemoryLatency`) at the start of each turn: turn 1: 76 / 268 ns; turn 2: 161 / ? ns.");
+                List.of(new ProcessorSpeed.Measured[] {new ProcessorSpeed.Measured(76, 0.81), new ProcessorSpeed.Measured(268, 1.5)},
+                        new ProcessorSpeed.Measured[] {new ProcessorSpeed.Measured(161, 0.8), ProcessorSpeed.Measured.UNKNOWN}))
+                .markdown(outcomes);
+        assertThat(measured).contains(" **Processor speed** (processor 0 first; one dependent load through 64 MiB and "
+                + "one dependent 64-bit multiply-add, `ProcessorSpeed`) at the start of each turn: turn 1: loads 76 / 268 ns, "
+                + "arithmetic steps 0.81 / 1.50 ns; turn 2: loads 161 / ? ns, arithmetic steps 0.80 / ? ns.");
     }
 }
