@@ -15,8 +15,9 @@ import io.adaps.examples.EpochClocks;
  * Combines what every node of a cluster measures on its part of a training run into the
  * cluster's figures: the means of a training and a test measure (the squared errors of the
  * {@code mf} example, whose square roots are the RMSEs; the losses of the {@code w2v} example),
- * the fraction of parameter accesses that were local and the entries (or words) trained, through
- * a small AdaPS table (by default {@value #TABLE}).
+ * the fraction of parameter accesses that were local and the entries (or words) trained, and
+ * what each node trained and how long it was busy (for {@link io.adaps.examples.SpeedShares}),
+ * through a small AdaPS table (by default {@value #TABLE}).
  *
  * <p>In round {@code r} every node sets its own row of the table to its sums, waits at a cluster
  * barrier, and pulls every node's row. Rows are set rather than added to, so that a round
@@ -27,7 +28,9 @@ import io.adaps.examples.EpochClocks;
  * depend on the cluster (up to {@link EpochClocks#MAX_NODES} nodes), so it can be declared before
  * the node knows its cluster. Sums travel as floats: relative precision 1e-7, far below the four
  * digits an RMSE or a loss or the one decimal of a percentage is printed with; the count of
- * entries trained, which scripts add up, travels exactly in two floats of 24 bits.
+ * entries trained, which scripts add up, travels exactly in two floats of 24 bits. Every node
+ * computes the round's figures from the same rows, so they agree on every figure to the bit; a run
+ * resumed from a checkpoint can {@link #read} a round again, since the checkpoint holds its rows.
  *
  * <p>One thread per node calls {@link #combine}.
  */
@@ -42,7 +45,8 @@ public final class ClusterStats {
     private static final int REMOTE_ACCESSES = 5;
     private static final int TRAINED_HIGH = 6;
     private static final int TRAINED_LOW = 7;
-    private static final int SUMS = 8;
+    private static final int BUSY_SECONDS = 8;
+    private static final int SUMS = 9;
     /** Bits of the trained count per float: every integer up to 2^24 is a float. */
     private static final int TRAINED_BITS = 24;
 
@@ -100,30 +104,58 @@ public final class ClusterStats {
         row[REMOTE_ACCESSES] = nodeSums.remoteAccesses();
         row[TRAINED_HIGH] = nodeSums.trained() >>> TRAINED_BITS;
         row[TRAINED_LOW] = nodeSums.trained() & ((1L << TRAINED_BITS) - 1);
-        long first = (long) (round % 2) * EpochClocks.MAX_NODES;
-        int nodes = node.clusterSize();
-        long[] rows = new long[nodes];
-        for (int i = 0; i < nodes; i++) {
-            rows[i] = first + i;
-        }
-        float[] all = new float[nodes * SUMS];
+        row[BUSY_SECONDS] = (float) nodeSums.busySeconds();
         // Unclocked: it never ticks, and must not hold the training workers back.
         try (Worker worker = node.unclockedWorker()) {
             TableView sums = worker.table(table);
-            sums.set(first + node.nodeId(), row, 0);
+            sums.set(firstRow(round) + node.nodeId(), row, 0);
             node.barrier();
-            sums.pull(rows, all);
+            return pull(sums, round);
         }
+    }
+
+    /**
+     * The figures of round {@code round} as every node combined them, without setting anything: for
+     * a run resumed from a checkpoint taken after the round, which holds its rows. They stay until
+     * round {@code round + 2} is combined (rounds alternate between two sets of rows); rows that no
+     * node set since the table was declared read as zeros (no figures).
+     *
+     * @throws IllegalArgumentException if {@code round} is negative
+     */
+    public Round read(int round) {
+        checkNonNegative(round, "round");
+        try (Worker worker = node.unclockedWorker()) {
+            return pull(worker.table(table), round);
+        }
+    }
+
+    private static long firstRow(int round) {
+        return (long) (round % 2) * EpochClocks.MAX_NODES;
+    }
+
+    private Round pull(TableView sums, int round) {
+        int nodes = node.clusterSize();
+        long[] rows = new long[nodes];
+        for (int i = 0; i < nodes; i++) {
+            rows[i] = firstRow(round) + i;
+        }
+        float[] all = new float[nodes * SUMS];
+        sums.pull(rows, all);
         double[] total = new double[TRAINED_HIGH];
         long trained = 0;
+        long[] nodeTrained = new long[nodes];
+        double[] nodeBusySeconds = new double[nodes];
         for (int i = 0; i < nodes; i++) {
             for (int sum = 0; sum < TRAINED_HIGH; sum++) {
                 total[sum] += all[i * SUMS + sum];
             }
-            trained += ((long) all[i * SUMS + TRAINED_HIGH] << TRAINED_BITS) + (long) all[i * SUMS + TRAINED_LOW];
+            nodeTrained[i] = ((long) all[i * SUMS + TRAINED_HIGH] << TRAINED_BITS) + (long) all[i * SUMS + TRAINED_LOW];
+            trained += nodeTrained[i];
+            nodeBusySeconds[i] = all[i * SUMS + BUSY_SECONDS];
         }
         return new Round(total[TRAIN_SUM] / total[TRAIN_COUNT], total[TEST_SUM] / total[TEST_COUNT],
-                total[LOCAL_ACCESSES] / (total[LOCAL_ACCESSES] + total[REMOTE_ACCESSES]), trained);
+                total[LOCAL_ACCESSES] / (total[LOCAL_ACCESSES] + total[REMOTE_ACCESSES]), trained, nodeTrained,
+                nodeBusySeconds);
     }
 
     /**
@@ -137,9 +169,10 @@ public final class ClusterStats {
      * @param localAccesses  parameter values its training accessed in its memory since the last round
      * @param remoteAccesses parameter values its training accessed at other nodes since the last round
      * @param trained        the entries (or words) it trained since the last round
+     * @param busySeconds    the seconds it was busy training them (0: not measured)
      */
     public record NodeSums(double trainSum, long trainCount, double testSum, long testCount,
-                           long localAccesses, long remoteAccesses, long trained) {
+                           long localAccesses, long remoteAccesses, long trained, double busySeconds) {
         /**
          * Checks the counts.
          *
@@ -151,6 +184,9 @@ public final class ClusterStats {
             checkNonNegative(localAccesses, "localAccesses");
             checkNonNegative(remoteAccesses, "remoteAccesses");
             checkNonNegative(trained, "trained");
+            if (!(busySeconds >= 0) || Double.isInfinite(busySeconds)) {
+                throw new IllegalArgumentException("busySeconds=" + busySeconds + " (expected a finite value >= 0)");
+            }
         }
     }
 
@@ -161,8 +197,29 @@ public final class ClusterStats {
      * @param testMean      the test measure's mean over all nodes' test items ({@code NaN} for none)
      * @param localFraction the fraction of all nodes' accesses that were local ({@code NaN} for none)
      * @param trained       the entries (or words) all nodes trained
+     * @param nodeTrained     per node, the entries (or words) it trained
+     * @param nodeBusySeconds per node, the seconds it was busy training them (0: not measured)
      */
-    public record Round(double trainMean, double testMean, double localFraction, long trained) {
+    public record Round(double trainMean, double testMean, double localFraction, long trained, long[] nodeTrained,
+                        double[] nodeBusySeconds) {
+        /** Copies the arrays. */
+        public Round {
+            nodeTrained = nodeTrained.clone();
+            nodeBusySeconds = nodeBusySeconds.clone();
+        }
+
+        /** A copy of the entries (or words) each node trained. */
+        @Override
+        public long[] nodeTrained() {
+            return nodeTrained.clone();
+        }
+
+        /** A copy of the seconds each node was busy training. */
+        @Override
+        public double[] nodeBusySeconds() {
+            return nodeBusySeconds.clone();
+        }
+
         /** The root of {@link #trainMean()}: the RMSE when the measure is the squared error. */
         public double trainRmse() {
             return Math.sqrt(trainMean);

@@ -162,6 +162,6 @@ final class MfRun {
         MfData test = plan.test();
         double testErrors = trainer.squaredErrors(test, round == 0 ? INITIAL_BATCHES_IN_FLIGHT : 1);
         return stats.combine(round, new ClusterStats.NodeSums(trainErrors, trainEntries, testErrors, test.size(),
-                accesses.local(), accesses.remote(), trained));
+                accesses.local(), accesses.remote(), trained, 0));
     }
 }

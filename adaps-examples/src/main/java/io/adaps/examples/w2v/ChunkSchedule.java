@@ -10,13 +10,17 @@ import io.adaps.examples.mf.ShardPool;
 /**
  * How the training threads of one node walk its sentences in an epoch: thread {@code t} takes the
  * contiguous share {@code t} of the sentences ({@link ShardPool#shareStart}) and cuts it into
- * chunks of whole sentences with at least {@code chunkWords} words each (before sub-sampling;
- * the last chunk of a share may have fewer). A chunk is one tick of the thread's worker clock: its
- * words' vectors are pulled at its start and their summed updates pushed at its end, and intent for
- * them is signalled a few chunks ahead ({@link W2vWorker#LOOKAHEAD}).
+ * {@code chunks} chunks of whole sentences with about equal words (fewer when the share has fewer
+ * sentences). A chunk is one tick of the thread's worker clock: its words' vectors are pulled at
+ * its start and their summed updates pushed at its end, and intent for them is signalled a few
+ * chunks ahead ({@link W2vWorker#LOOKAHEAD}).
  *
- * <p>The schedule depends only on the sentences, the number of threads and the chunk size: it is
- * the same every epoch, and a chunk is a step of the epoch ({@link io.adaps.examples.SteppedEpoch}).
+ * <p>Every node of a cluster cuts its sentences into the same number of chunks, the cluster's
+ * {@link #chunksOf} at even shares ({@link io.adaps.examples.EpochClocks#agree}), so that its
+ * threads tick the same clocks per epoch whatever share of the sentences it trains: a node with a
+ * larger share ({@link io.adaps.examples.SpeedShares}) trains larger chunks. A schedule depends only
+ * on the sentences, the threads and the chunks, and a chunk is a step of the epoch
+ * ({@link io.adaps.examples.SteppedEpoch}).
  */
 final class ChunkSchedule {
     /**
@@ -70,36 +74,64 @@ final class ChunkSchedule {
     }
 
     /**
-     * The schedule of {@code threads} threads over {@code sentences} in chunks of at least
-     * {@code chunkWords} words.
+     * The chunks per thread that cut {@code sentences} over {@code threads} threads into chunks of
+     * about {@code chunkWords} words: those of the thread with the most words, at least 1.
      *
      * @throws IllegalArgumentException if {@code threads} or {@code chunkWords} is not positive
      */
-    ChunkSchedule(int[][] sentences, int threads, int chunkWords) {
-        this.sentences = checkNotNull(sentences, "sentences");
+    static int chunksOf(int[][] sentences, int threads, int chunkWords) {
+        checkNotNull(sentences, "sentences");
         checkPositive(threads, "threads");
         checkPositive(chunkWords, "chunkWords");
+        long most = 0;
+        for (int t = 0; t < threads; t++) {
+            long words = 0;
+            for (int s = ShardPool.shareStart(t, sentences.length, threads);
+                 s < ShardPool.shareStart(t + 1, sentences.length, threads); s++) {
+                words += sentences[s].length;
+            }
+            most = Math.max(most, words);
+        }
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (most + chunkWords - 1) / chunkWords));
+    }
+
+    /**
+     * The schedule of {@code threads} threads over {@code sentences}, each thread's share cut into
+     * {@code chunks} chunks.
+     *
+     * @throws IllegalArgumentException if {@code threads} or {@code chunks} is not positive
+     */
+    ChunkSchedule(int[][] sentences, int threads, int chunks) {
+        this.sentences = checkNotNull(sentences, "sentences");
+        checkPositive(threads, "threads");
+        checkPositive(chunks, "chunks");
         this.chunkStarts = new int[threads][];
         this.threadWords = new long[threads];
         int maxWords = 0;
         for (int t = 0; t < threads; t++) {
             int from = ShardPool.shareStart(t, sentences.length, threads);
             int to = ShardPool.shareStart(t + 1, sentences.length, threads);
-            // Starts of the chunks, then the end of the share: at most one chunk per sentence.
-            int[] starts = new int[to - from + 1];
-            int chunks = 0;
-            int words = chunkWords;
+            long total = 0;
             for (int s = from; s < to; s++) {
-                if (words >= chunkWords) {
-                    starts[chunks++] = s;
-                    words = 0;
+                total += sentences[s].length;
+            }
+            threadWords[t] = total;
+            // Chunk k starts at the first sentence before which k / chunks of the words lie.
+            int[] starts = new int[Math.min(chunks, to - from) + 1];
+            int made = 0;
+            long words = 0;
+            int chunkWords = 0;
+            for (int s = from; s < to; s++) {
+                if (made == 0 || (made < starts.length - 1 && words * chunks >= made * total)) {
+                    starts[made++] = s;
+                    chunkWords = 0;
                 }
                 words += sentences[s].length;
-                threadWords[t] += sentences[s].length;
-                maxWords = Math.max(maxWords, words);
+                chunkWords += sentences[s].length;
+                maxWords = Math.max(maxWords, chunkWords);
             }
-            starts[chunks] = to;
-            chunkStarts[t] = Arrays.copyOf(starts, chunks + 1);
+            starts[made] = to;
+            chunkStarts[t] = Arrays.copyOf(starts, made + 1);
         }
         this.maxChunkWords = maxWords;
     }

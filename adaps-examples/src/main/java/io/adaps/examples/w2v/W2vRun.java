@@ -8,11 +8,13 @@ import java.util.stream.IntStream;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.NodeMetrics;
+import io.adaps.api.StalenessMetrics;
 import io.adaps.examples.Checkpointing;
 import io.adaps.examples.DataPart;
 import io.adaps.examples.EpochCuts;
 import io.adaps.examples.EpochProgress;
 import io.adaps.examples.SetupGarbage;
+import io.adaps.examples.SpeedShares;
 import io.adaps.examples.ThreadCpu;
 import io.adaps.examples.mf.ClusterStats;
 import io.adaps.examples.mf.RunOutput;
@@ -34,6 +36,15 @@ import me.tongfei.progressbar.ProgressBar;
  * few words, and a machine-readable line ({@link #resultLine}) for scripts such as the technique
  * comparison of {@code adaps-bench}; it draws the progress bar on stderr. After the last epoch
  * every node reports its metrics.
+ *
+ * <p><b>Shares by speed</b> (on a cluster, unless turned off): each node adds to the epoch's
+ * round how long it was busy training, the training's wall time less what its workers waited in
+ * their clock bound for slower nodes, and every node then trains the next epoch's sentences in
+ * the shares {@link SpeedShares} gives for those speeds ({@link CorpusSplit#share}), cut into the
+ * same chunks per thread as before, so the clocks stay aligned. A run resumed from a checkpoint
+ * reads the round before its epoch again ({@link ClusterStats#read}) and trains that epoch in the
+ * same shares as the run it continues. Time spent at mid-epoch checkpoints' barriers counts as
+ * busy, so with mid-epoch checkpoints a faster node's speed is underestimated.
  */
 final class W2vRun {
     /** Name of the table through which the nodes add up their sums. */
@@ -55,6 +66,9 @@ final class W2vRun {
     private final W2vEvaluator evaluator;
     private final WordGroups groups;
     private final int[] queries;
+    private final boolean balances;
+    /** The shares of the cluster's nodes in the next epoch's sentences, when they follow speed. */
+    private double[] shares;
 
     /**
      * A run of {@code trainer} on {@code node}, which declares {@link #STATS_TABLE}.
@@ -63,9 +77,10 @@ final class W2vRun {
      * @param seed        seeds the held-out negatives
      * @param out         where the reports go
      * @param checkpoints when to checkpoint, and whether the run resumed from one
+     * @param balance     whether a cluster's nodes train shares by speed (a single node has all)
      */
     W2vRun(AdaPS node, DataPart part, W2vTrainer trainer, CorpusSplit split, Vocabulary vocabulary,
-           SgnsSettings settings, long seed, PrintWriter out, Checkpointing checkpoints) {
+           SgnsSettings settings, long seed, PrintWriter out, Checkpointing checkpoints, boolean balance) {
         this.node = node;
         this.part = part;
         this.trainer = trainer;
@@ -79,6 +94,7 @@ final class W2vRun {
         this.evaluator = new W2vEvaluator(node);
         this.groups = new WordGroups(vocabulary);
         this.queries = queries(vocabulary);
+        this.balances = balance && node.clusterSize() > 1;
     }
 
     /**
@@ -91,8 +107,11 @@ final class W2vRun {
             out.printf(Locale.ROOT, "%s: trains on %d words%n", part.describe(), trainer.words());
         }
         EpochProgress at = checkpoints.start(node, trainer.steps(), out);
+        if (balances && at.epoch() > 1) {
+            reschedule(stats.read(at.epoch() - 1));
+        }
         if (at.epoch() == 1 && !at.begun()) {
-            Report initial = evaluate(0, new W2vTrainer.Epoch(0, 0), new Accesses(0, 0), 0);
+            Report initial = evaluate(0, new W2vTrainer.Epoch(0, 0), new Accesses(0, 0), 0, 0);
             if (reports()) {
                 out.printf(Locale.ROOT, "epoch %3d: %-72s held-out loss %.4f, similarity %.4f%n", 0, "initial model",
                         initial.round().testMean(), initial.evaluation().similarity());
@@ -105,6 +124,7 @@ final class W2vRun {
             EpochProgress from = epoch == at.epoch() ? at : EpochProgress.start(epoch, trainer.steps());
             NodeMetrics before = node.metrics();
             long trained;
+            long trainingNanos;
             double seconds;
             try (ProgressBar bar = reports()
                     ? RunOutput.progressBar(epoch, trainer.words(), from.done(), node.clusterSize() > 1) : null) {
@@ -113,14 +133,21 @@ final class W2vRun {
                 // first node with intent when the others come later than the decision delay).
                 node.barrier();
                 cpu.start();
+                long started = System.nanoTime();
                 trained = cuts.train(trainer, from, bar == null ? words -> { } : bar::stepBy);
+                trainingNanos = System.nanoTime() - started;
                 node.barrier();
                 seconds = cpu.stop(epoch);
             }
             NodeMetrics after = node.metrics();
             Accesses accesses = Accesses.of(after).minus(Accesses.of(before));
+            double busySeconds = Math.max(0, trainingNanos
+                    - (double) (clockWaitNanos(after) - clockWaitNanos(before)) / trainer.threads()) / 1e9;
             long evaluating = System.nanoTime();
-            Report report = evaluate(epoch, trainer.trained(), accesses, trained);
+            Report report = evaluate(epoch, trainer.trained(), accesses, trained, busySeconds);
+            if (balances && epoch < epochs) {
+                reschedule(report.round());
+            }
             if (reports()) {
                 ClusterStats.Round round = report.round();
                 out.printf(Locale.ROOT, "epoch %3d: %6.2f s, %5.2f M words/s, %5.1f%% local (cluster %5.1f%%), "
@@ -129,6 +156,10 @@ final class W2vRun {
                         100 * round.localFraction(), (System.nanoTime() - evaluating) / 1e9, round.trainMean(),
                         round.testMean(), report.evaluation().similarity());
                 out.println("           neighbours: " + describeNeighbours(report.evaluation().neighbours()));
+                if (balances && epoch < epochs) {
+                    out.println("           shares of the next epoch's sentences, by speed: "
+                            + SpeedShares.describe(shares));
+                }
                 out.println(resultLine(epoch, seconds, round.trainMean(), round.testMean(),
                         report.evaluation().similarity(), round.localFraction(), after.bytesSent(),
                         round.trained()));
@@ -158,6 +189,27 @@ final class W2vRun {
                 bytesSent, entries);
     }
 
+    /**
+     * Trains the next epoch in the shares that follow the nodes' speeds in {@code round}: this
+     * node's share of the training sentences, cut into the steps of an epoch.
+     */
+    private void reschedule(ClusterStats.Round round) {
+        shares = SpeedShares.next(round.nodeTrained(), round.nodeBusySeconds());
+        trainer.reschedule(new ChunkSchedule(split.share(node.nodeId(), shares), trainer.threads(), trainer.steps()));
+    }
+
+    /**
+     * What the node's workers waited in their clock bound for slower workers, in all: the most of
+     * any table, since every table whose bound is the node's strictest counts the same waits.
+     */
+    private static long clockWaitNanos(NodeMetrics metrics) {
+        long most = 0;
+        for (StalenessMetrics table : metrics.staleness()) {
+            most = Math.max(most, table.clockWaitNanos());
+        }
+        return most;
+    }
+
     /** Node 0 evaluates and reports for the cluster. */
     private boolean reports() {
         return node.nodeId() == 0;
@@ -166,15 +218,15 @@ final class W2vRun {
     /**
      * Every node evaluates its part of the held-out sentences and node 0 scores the model; then
      * every node adds its training and held-out sums to round {@code round}, with the
-     * {@code words} it trained.
+     * {@code words} it trained and the seconds it was busy training them.
      */
-    private Report evaluate(int round, W2vTrainer.Epoch trained, Accesses accesses, long words) {
+    private Report evaluate(int round, W2vTrainer.Epoch trained, Accesses accesses, long words, double busySeconds) {
         W2vEvaluator.Result part = evaluator.evaluatePart(split.heldOut(), node.nodeId(), node.clusterSize(),
                 settings.window(), settings.negatives(), seed);
         W2vEvaluator.Result evaluation = reports() ? evaluator.withScores(part, groups, queries, NEIGHBOURS) : part;
         ClusterStats.Round combined = stats.combine(round, new ClusterStats.NodeSums(trained.lossSum(),
                 trained.pairs(), evaluation.heldOutLoss(), evaluation.heldOutPairs(), accesses.local(),
-                accesses.remote(), words));
+                accesses.remote(), words, busySeconds));
         return new Report(combined, evaluation);
     }
 

@@ -18,7 +18,7 @@ import io.adaps.examples.mf.ShardPool;
  * {@link W2vTables}.
  */
 final class W2vTrainer implements SteppedEpoch, AutoCloseable {
-    private final ChunkSchedule schedule;
+    private ChunkSchedule schedule;
     private final W2vWorker[] workers;
     private final ShardPool pool;
     /** Clocks every worker ticks per epoch ({@link io.adaps.examples.EpochClocks}); 0: its most chunks. */
@@ -57,6 +57,26 @@ final class W2vTrainer implements SteppedEpoch, AutoCloseable {
     @Override
     public int steps() {
         return Math.max(clocksPerEpoch, schedule.mostChunks());
+    }
+
+    /**
+     * Trains by {@code next} from the next {@link #begin} on: the node's share of the sentences for
+     * the coming epochs, cut into as many chunks as before. Between epochs only.
+     *
+     * @throws IllegalArgumentException if {@code next} has other threads or more chunks than the
+     *                                  epoch's steps
+     */
+    void reschedule(ChunkSchedule next) {
+        checkNotNull(next, "next");
+        if (next.threads() != schedule.threads() || next.mostChunks() > steps()) {
+            throw new IllegalArgumentException("next=" + next.threads() + " threads of up to " + next.mostChunks()
+                    + " chunks (expected " + schedule.threads() + " threads of up to " + steps() + " chunks)");
+        }
+        pool.onEveryThread(thread -> {
+            workers[thread].reschedule(next);
+            return 0;
+        });
+        this.schedule = next;
     }
 
     @Override
@@ -102,6 +122,11 @@ final class W2vTrainer implements SteppedEpoch, AutoCloseable {
      */
     void alignClocks(int clocks) {
         this.clocksPerEpoch = clocks;
+    }
+
+    /** The training threads. */
+    int threads() {
+        return workers.length;
     }
 
     /** The node's training words per epoch (before sub-sampling). */

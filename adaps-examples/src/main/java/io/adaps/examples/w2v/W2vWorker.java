@@ -51,12 +51,14 @@ import io.adaps.examples.mf.RowBatch;
  *
  * <p><b>Resuming</b>: what a chunk trains depends only on the run's options, the epoch and the
  * chunk: its random stream (sub-sampling, windows, negatives) is seeded from the thread's seed,
- * the epoch and the chunk, and the learning rate from the words of the thread's share before it
- * (its chunks in earlier epochs and this one). So a run resumed after chunk {@code k} trains
- * chunks {@code k + 1} on exactly as the uninterrupted run would have.
+ * the epoch and the chunk, and the learning rate from the fraction of the run trained before it
+ * (the epochs before, counted at this epoch's share, and the chunks before it in this one). So a
+ * run resumed after chunk {@code k} trains chunks {@code k + 1} on exactly as the uninterrupted run
+ * would have, given the epoch's schedule (its shares, which the resumed run computes again).
  *
- * <p>Belongs to one thread; every buffer is allocated at construction, so training allocates
- * nothing but a chunk's small random generator.
+ * <p>Belongs to one thread; every buffer is allocated at construction, or between epochs when a new
+ * schedule's chunks are larger ({@link #reschedule}), so training allocates nothing but a chunk's
+ * small random generator.
  */
 final class W2vWorker {
     /** Chunks prepared ahead of the one training. */
@@ -71,7 +73,9 @@ final class W2vWorker {
     private final Worker worker;
     private final TableView inView;
     private final TableView outView;
-    private final ChunkSchedule schedule;
+    private final int vocabulary;
+    private final int nodes;
+    private ChunkSchedule schedule;
     private final int thread;
     private final Subsampler subsampler;
     private final SgnsSettings settings;
@@ -80,12 +84,14 @@ final class W2vWorker {
      * The rows of the chunk training and, on a cluster, of the next one, fetched while this one
      * trains: chunk {@code c} uses {@code rows[c % rows.length]}.
      */
-    private final ChunkRows[] rows;
+    private ChunkRows[] rows;
     private final Chunk[] ring = new Chunk[LOOKAHEAD + 1];
+    /** The most words of a chunk that the buffers hold. */
+    private int capacity;
     private final long seed;
     private final int[] negativeOffsets;
     /** Words of the thread's share times epochs: the progress at which the rate reaches its floor. */
-    private final long totalWords;
+    private long totalWords;
     private long wordsDone;
     private int epoch;
     private double lossSum;
@@ -107,10 +113,28 @@ final class W2vWorker {
         this.subsampler = subsampler;
         this.settings = settings;
         this.kernel = new SgnsKernel(inView.table().valueLength());
-        int vocabulary = Math.toIntExact(inView.table().rows());
-        int maxWords = Math.max(1, schedule.maxChunkWords());
+        this.vocabulary = Math.toIntExact(inView.table().rows());
+        this.nodes = node.clusterSize();
+        this.seed = seed;
+        this.negativeOffsets = new int[settings.negatives()];
+        allocate(schedule.maxChunkWords());
+    }
+
+    /**
+     * Trains by {@code next} from the next {@link #begin} on, with larger buffers if its chunks
+     * need them. Between epochs only.
+     */
+    void reschedule(ChunkSchedule next) {
+        this.schedule = next;
+        if (next.maxChunkWords() > capacity) {
+            allocate(next.maxChunkWords());
+        }
+    }
+
+    private void allocate(int chunkWords) {
+        int maxWords = Math.max(1, chunkWords);
         int maxSample = Math.min(maxWords, TableView.MAX_SAMPLE_SIZE);
-        this.rows = new ChunkRows[node.clusterSize() > 1 ? 2 : 1];
+        this.rows = new ChunkRows[nodes > 1 ? 2 : 1];
         for (int i = 0; i < rows.length; i++) {
             rows[i] = new ChunkRows(inView, outView, Math.min(vocabulary, maxWords),
                     (int) Math.min(vocabulary, (long) maxWords + maxSample), maxSample);
@@ -118,9 +142,7 @@ final class W2vWorker {
         for (int i = 0; i < ring.length; i++) {
             ring[i] = new Chunk(maxWords, vocabulary);
         }
-        this.seed = seed;
-        this.negativeOffsets = new int[settings.negatives()];
-        this.totalWords = schedule.threadWords(thread) * settings.epochs();
+        this.capacity = maxWords;
     }
 
     /**
@@ -131,6 +153,8 @@ final class W2vWorker {
         this.epoch = epoch;
         lossSum = 0;
         pairs = 0;
+        // The rate falls with the fraction of the run trained: the epochs before at this epoch's share.
+        totalWords = schedule.threadWords(thread) * settings.epochs();
         wordsDone = (epoch - 1) * schedule.threadWords(thread) + schedule.wordsBefore(thread, from);
         int chunks = schedule.chunks(thread);
         long clock = worker.clock();

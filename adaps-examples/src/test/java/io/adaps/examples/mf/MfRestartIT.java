@@ -3,27 +3,22 @@ package io.adaps.examples.mf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Percentage.withPercentage;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.adaps.examples.EpochProgress;
 import io.adaps.examples.Examples;
+import io.adaps.examples.RestartRuns;
 import io.adaps.testing.Await;
 import picocli.CommandLine;
 
@@ -56,7 +51,6 @@ class MfRestartIT {
      * next is taken.
      */
     private static final String PERIOD = "500ms";
-    private static final Pattern PROGRESS = Pattern.compile("epoch=\\d+ step=\\d+ of=\\d+ done=\\d+");
 
     @TempDir
     Path dir;
@@ -76,12 +70,10 @@ class MfRestartIT {
 
         // Polled every 20 ms at most, so the kill follows the checkpoint's publication long before
         // the period brings the next one.
-        Await.until("a checkpoint cut mid-epoch", Duration.ofSeconds(120), () -> newestProgress(checkpoints),
+        Await.until("a checkpoint cut mid-epoch", Duration.ofSeconds(120),
+                () -> RestartRuns.newestProgress(checkpoints),
                 at -> at.isPresent() && at.get().begun() && at.get().step() < at.get().steps());
-        String ours = "--checkpoint-dir=" + checkpoints;
-        List<ProcessHandle> nodes = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
-                .filter(process -> process.info().arguments().map(args -> List.of(args).contains(ours)).orElse(false))
-                .toList();
+        List<ProcessHandle> nodes = RestartRuns.nodes(checkpoints);
         assertThat(nodes).as("the nodes' JVMs").hasSize(3);
         assertThat(nodes.get(1).destroyForcibly()).as("SIGKILL sent").isTrue();
 
@@ -102,8 +94,8 @@ class MfRestartIT {
         String afterRestart = output.substring(resumed.end());
         long trained = beforeCut;
         for (int e = 1; e <= EPOCHS; e++) {
-            List<Long> before = entries(beforeRestart, e);
-            List<Long> after = entries(afterRestart, e);
+            List<Long> before = RestartRuns.entries(beforeRestart, e);
+            List<Long> after = RestartRuns.entries(afterRestart, e);
             if (e < epoch) {
                 assertThat(before).as("epoch %d before the restart", e).hasSize(1);
                 assertThat(after).as("epoch %d after the restart", e).isEmpty();
@@ -116,7 +108,7 @@ class MfRestartIT {
         // The epoch cut was trained in part before the cut, the rest after the restart: no entry
         // twice, none left out.
         assertThat(beforeCut).isPositive().isLessThan(ENTRIES);
-        assertThat(entries(afterRestart, epoch).get(0)).isEqualTo(ENTRIES - beforeCut);
+        assertThat(RestartRuns.entries(afterRestart, epoch).get(0)).isEqualTo(ENTRIES - beforeCut);
         assertThat(trained).isEqualTo(EPOCHS * ENTRIES);
 
         // An uninterrupted run of the same flags ends at the same test RMSE: the blocked schedule is
@@ -128,7 +120,7 @@ class MfRestartIT {
         assertThat(uninterrupted.execute(launch(dir.resolve("uninterrupted"), 0))).isZero();
         long uninterruptedEntries = 0;
         for (int e = 1; e <= EPOCHS; e++) {
-            uninterruptedEntries += entries(plain.toString(), e).get(0);
+            uninterruptedEntries += RestartRuns.entries(plain.toString(), e).get(0);
         }
         assertThat(uninterruptedEntries).isEqualTo(trained);
         double restarted = finalTestRmse(afterRestart);
@@ -142,33 +134,6 @@ class MfRestartIT {
                 "--cols=400", "--entries=400000", "--true-rank=4", "--noise=" + NOISE, "--rank=16",
                 "--epochs=" + EPOCHS, "--threads=1", "--technique=RELOCATION_ONLY", "--checkpoint-dir=" + checkpoints,
                 "--checkpoint-every=" + PERIOD};
-    }
-
-    /**
-     * The progress saved in the newest checkpoint in {@code dir}, read from node 0's state file,
-     * where it is text among the binary fields.
-     */
-    private static Optional<EpochProgress> newestProgress(Path dir) {
-        try (Stream<Path> files = Files.list(dir)) {
-            Optional<String> newest = files.map(file -> file.getFileName().toString())
-                    .filter(name -> name.startsWith("MANIFEST-")).max(String::compareTo);
-            if (newest.isEmpty()) {
-                return Optional.empty();
-            }
-            Path state = dir.resolve("g" + newest.get().substring("MANIFEST-".length()) + "-n0.state");
-            Matcher progress = PROGRESS.matcher(new String(Files.readAllBytes(state), StandardCharsets.ISO_8859_1));
-            return progress.find()
-                    ? Optional.of(EpochProgress.parse(progress.group().getBytes(StandardCharsets.US_ASCII)))
-                    : Optional.empty();
-        } catch (IOException notYetOrRemovedMeanwhile) {
-            return Optional.empty();
-        }
-    }
-
-    /** The entries of node 0's RESULT lines of epoch {@code epoch} in {@code output}. */
-    private static List<Long> entries(String output, int epoch) {
-        return Pattern.compile("\\[node 0] RESULT epoch=" + epoch + " .* entries=(\\d+)").matcher(output).results()
-                .map(result -> Long.parseLong(result.group(1))).toList();
     }
 
     private static double finalTestRmse(String output) {

@@ -6,44 +6,70 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
+import io.adaps.examples.mf.ShardPool;
 import org.junit.jupiter.api.Test;
 
 class ChunkScheduleTest {
     @Test
-    void everySentenceIsInExactlyOneChunkOfOneThreadInOrder() {
+    void everySentenceIsInExactlyOneChunkOfOneThreadInOrderAndTheChunksHaveAboutEqualWords() {
         int[][] sentences = sentences(1000, 7);
         for (int threads = 1; threads <= 3; threads++) {
-            ChunkSchedule schedule = new ChunkSchedule(sentences, threads, 100);
-            int[] seen = new int[sentences.length];
-            int next = 0;
-            long words = 0;
-            for (int t = 0; t < threads; t++) {
-                long threadWords = 0;
-                for (int c = 0; c < schedule.chunks(t); c++) {
-                    assertThat(schedule.chunkFrom(t, c)).isEqualTo(next);
-                    assertThat(schedule.wordsBefore(t, c)).isEqualTo(threadWords);
-                    int chunkWords = 0;
-                    for (int s = schedule.chunkFrom(t, c); s < schedule.chunkTo(t, c); s++) {
-                        seen[s]++;
-                        chunkWords += sentences[s].length;
+            for (int chunks : new int[] {1, 7, 60, 2000}) {
+                ChunkSchedule schedule = new ChunkSchedule(sentences, threads, chunks);
+                int[] seen = new int[sentences.length];
+                int next = 0;
+                long words = 0;
+                for (int t = 0; t < threads; t++) {
+                    long threadWords = 0;
+                    int threadSentences = ShardPool.shareStart(t + 1, sentences.length, threads)
+                            - ShardPool.shareStart(t, sentences.length, threads);
+                    if (chunks <= 60) {
+                        // No sentence is longer than an even chunk: every cut is made.
+                        assertThat(schedule.chunks(t)).isEqualTo(chunks);
+                    } else {
+                        // At most a chunk per sentence.
+                        assertThat(schedule.chunks(t)).isBetween(1, Math.min(chunks, threadSentences));
                     }
-                    next = schedule.chunkTo(t, c);
-                    // At least the chunk size, except the last chunk of a share; at most one sentence more.
-                    if (c < schedule.chunks(t) - 1) {
-                        assertThat(chunkWords).isBetween(100, 100 + 19);
+                    for (int c = 0; c < schedule.chunks(t); c++) {
+                        assertThat(schedule.chunkFrom(t, c)).isEqualTo(next);
+                        assertThat(schedule.chunkTo(t, c)).isGreaterThan(next);
+                        assertThat(schedule.wordsBefore(t, c)).isEqualTo(threadWords);
+                        int chunkWords = 0;
+                        for (int s = schedule.chunkFrom(t, c); s < schedule.chunkTo(t, c); s++) {
+                            seen[s]++;
+                            chunkWords += sentences[s].length;
+                        }
+                        next = schedule.chunkTo(t, c);
+                        assertThat(chunkWords).isLessThanOrEqualTo(schedule.maxChunkWords());
+                        threadWords += chunkWords;
                     }
-                    assertThat(chunkWords).isLessThanOrEqualTo(schedule.maxChunkWords());
-                    threadWords += chunkWords;
+                    assertThat(schedule.threadWords(t)).isEqualTo(threadWords);
+                    // Each chunk within a sentence (at most 14 words here) of an even cut of the words.
+                    double even = (double) threadWords / schedule.chunks(t);
+                    for (int c = 0; c < schedule.chunks(t); c++) {
+                        long chunkWords = schedule.wordsBefore(t, c + 1) - schedule.wordsBefore(t, c);
+                        assertThat((double) chunkWords).as("chunk %d of %d", c, chunks).isBetween(even - 14, even + 14);
+                    }
+                    // Steps past a thread's last chunk are empty: all its words are before them.
+                    assertThat(schedule.wordsBefore(t, schedule.chunks(t) + 2)).isEqualTo(threadWords);
+                    words += threadWords;
                 }
-                assertThat(schedule.threadWords(t)).isEqualTo(threadWords);
-                // Steps past a thread's last chunk are empty: all its words are before them.
-                assertThat(schedule.wordsBefore(t, schedule.chunks(t) + 2)).isEqualTo(threadWords);
-                words += threadWords;
+                assertThat(next).isEqualTo(sentences.length);
+                assertThat(seen).containsOnly(1);
+                assertThat(words).isEqualTo(Arrays.stream(sentences).mapToLong(s -> s.length).sum());
             }
-            assertThat(next).isEqualTo(sentences.length);
-            assertThat(seen).containsOnly(1);
-            assertThat(words).isEqualTo(Arrays.stream(sentences).mapToLong(s -> s.length).sum());
         }
+    }
+
+    @Test
+    void theChunksOfAShareAreThoseOfItsLargestThreadAtTheChunkSize() {
+        int[][] sentences = {{1, 2, 3}, {4, 5}, {6}, {7, 8, 9, 10}};
+        assertThat(ChunkSchedule.chunksOf(sentences, 1, 4)).isEqualTo(3);
+        assertThat(ChunkSchedule.chunksOf(sentences, 2, 4)).isEqualTo(2);
+        assertThat(ChunkSchedule.chunksOf(sentences, 2, 100)).isEqualTo(1);
+        assertThat(ChunkSchedule.chunksOf(new int[0][], 1, 100)).isEqualTo(1);
+        assertThatThrownBy(() -> ChunkSchedule.chunksOf(sentences, 1, 0)).hasMessage("chunkWords=0 (expected > 0)");
+        assertThatThrownBy(() -> new ChunkSchedule(sentences, 1, 0)).hasMessage("chunks=0 (expected > 0)");
     }
 
     @Test

@@ -28,9 +28,19 @@ class W2vClusterIT {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void adaptiveWithPrelocalizedSamplesLeavesTheBatchReadRowsInPlaceAndLearns() {
         String output = launch("ADAPTIVE", "PRELOCALIZE");
-        assertThat(output).contains("[node 0] training: 2 node(s) x 1 thread(s), chunks of "
-                + ChunkSchedule.DEFAULT_CHUNK_WORDS + " words, intent 2 chunks ahead; technique ADAPTIVE, sampling PRELOCALIZE, "
-                + "consistency essp:4");
+        assertThat(output).containsPattern("\\[node 0] training: 2 node\\(s\\) x 1 thread\\(s\\), \\d+ chunks per thread "
+                + "and epoch \\(about " + ChunkSchedule.DEFAULT_CHUNK_WORDS + " words each at even shares; shares by speed\\), "
+                + "intent 2 chunks ahead; technique ADAPTIVE, sampling PRELOCALIZE, consistency essp:4");
+        // Every epoch but the last is followed by the next one's shares, which follow the nodes' speeds.
+        Matcher shares = Pattern.compile("\\[node 0]  +shares of the next epoch's sentences, by speed: "
+                + "(\\d+\\.\\d)% / (\\d+\\.\\d)%").matcher(output);
+        int lines = 0;
+        while (shares.find()) {
+            lines++;
+            double sum = Double.parseDouble(shares.group(1)) + Double.parseDouble(shares.group(2));
+            assertThat(sum).isBetween(99.9, 100.1);
+        }
+        assertThat(lines).isEqualTo(EPOCHS - 1);
         double[] local = assertLearns(output);
         assertThat(local[EPOCHS]).isGreaterThan(0.35);
         for (int node = 0; node < 2; node++) {

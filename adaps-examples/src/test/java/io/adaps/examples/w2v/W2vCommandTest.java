@@ -98,8 +98,9 @@ class W2vCommandTest {
                 .containsPattern("vocabulary: \\d+ words occurring at least 5 times \\(\\d+ occurrences\\); held out: "
                         + "the last 8 sentences \\(2%\\); training: 392 sentences, \\d+ words")
                 .contains("model: dim 8, window 5, 5 negatives, sub-sampling 1.0E-4, lr 0.025, 2 epoch(s), seed 42")
-                .contains("training: 1 node(s) x 2 thread(s), chunks of " + ChunkSchedule.DEFAULT_CHUNK_WORDS
-                        + " words, intent 2 chunks ahead; technique STATIC, sampling NAIVE, consistency essp:4")
+                .containsPattern("training: 1 node\\(s\\) x 2 thread\\(s\\), \\d+ chunks per thread and epoch \\(about "
+                        + ChunkSchedule.DEFAULT_CHUNK_WORDS + " words each at even shares\\), intent 2 chunks ahead; "
+                        + "technique STATIC, sampling NAIVE, consistency essp:4")
                 .containsPattern("epoch +0: initial model +held-out loss 4\\.1\\d{3}, similarity 0\\.\\d{4}")
                 .containsPattern("epoch +2: +\\d+\\.\\d\\d s, .* 100\\.0% local \\(cluster 100\\.0%\\), .* train loss "
                         + "\\d\\.\\d{4}, held-out loss \\d\\.\\d{4}, similarity 0\\.\\d{4}")

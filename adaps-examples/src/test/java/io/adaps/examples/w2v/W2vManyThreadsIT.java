@@ -35,7 +35,7 @@ class W2vManyThreadsIT {
         CommandRun run = run("w2v", "--max-lines=8000", "--dim=32", "--epochs=1", "--threads=" + threads,
                 "--technique=STATIC");
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out()).contains("x " + threads + " thread(s), chunks of "
+        assertThat(run.out()).containsPattern("x " + threads + " thread\\(s\\), \\d+ chunks per thread and epoch \\(about "
                 + ChunkSchedule.chunkWords(threads) + " words");
         Matcher result = HELD_OUT.matcher(run.out());
         assertThat(result.find()).as(run.out()).isTrue();

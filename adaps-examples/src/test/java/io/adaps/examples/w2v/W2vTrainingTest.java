@@ -1,10 +1,12 @@
 package io.adaps.examples.w2v;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -64,7 +66,8 @@ class W2vTrainingTest {
                         .consistency(Consistency.parse(ConsistencyOption.DEFAULT)))) {
             Concurrently.run(2, Duration.ofMinutes(1), id -> {
                 AdaPS node = cluster.node(id);
-                ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(id, 2), 1, CHUNK_WORDS);
+                int[][] share = split.nodeShare(id, 2);
+                ChunkSchedule schedule = new ChunkSchedule(share, 1, ChunkSchedule.chunksOf(share, 1, CHUNK_WORDS));
                 W2vEvaluator evaluator = new W2vEvaluator(node);
                 try (W2vTrainer trainer = new W2vTrainer(node, schedule, new Subsampler(vocabulary, 1e-4), settings,
                         8)) {
@@ -111,7 +114,7 @@ class W2vTrainingTest {
         for (int[] sentence : sentences) {
             expectedPairs += 2L * (sentence.length - 1);
         }
-        ChunkSchedule schedule = new ChunkSchedule(sentences, 2, CHUNK_WORDS);
+        ChunkSchedule schedule = new ChunkSchedule(sentences, 2, ChunkSchedule.chunksOf(sentences, 2, CHUNK_WORDS));
         Subsampler keepAll = new Subsampler(vocabulary, 0);
         long expectedIntents = 0;
         Chunk chunk = new Chunk(schedule.maxChunkWords(), vocabulary.size());
@@ -135,9 +138,10 @@ class W2vTrainingTest {
 
     @Test
     void anEpochResumedAfterAStepTrainsTheRemainingChunksOnTheSameData() {
-        // Two threads of unequal shares: one ticks empty steps at the end.
+        // Two threads of unequal words: their chunks differ in size.
         SgnsSettings settings = new SgnsSettings(5, 5, 0.025f, 2);
-        ChunkSchedule schedule = new ChunkSchedule(split.nodeShare(0, 1), 2, CHUNK_WORDS);
+        int[][] sentences = split.nodeShare(0, 1);
+        ChunkSchedule schedule = new ChunkSchedule(sentences, 2, ChunkSchedule.chunksOf(sentences, 2, CHUNK_WORDS));
         Subsampler subsampler = new Subsampler(vocabulary, 1e-4);
         W2vTrainer.Epoch whole;
         AtomicLong wholeWords = new AtomicLong();
@@ -172,5 +176,33 @@ class W2vTrainingTest {
         assertThat(words.get()).isEqualTo(wholeWords.get())
                 .isEqualTo(schedule.threadWords(0) + schedule.threadWords(1));
         assertThat(pairs).isEqualTo(whole.pairs());
+    }
+
+    @Test
+    void aTrainerRescheduledBetweenEpochsTrainsItsNewShareInTheSameSteps() {
+        SgnsSettings settings = new SgnsSettings(5, 5, 0.025f, 2);
+        int[][] half = split.share(0, new double[] {0.5, 0.5});
+        int chunks = ChunkSchedule.chunksOf(half, 1, CHUNK_WORDS);
+        ChunkSchedule larger = new ChunkSchedule(split.share(0, new double[] {0.7, 0.3}), 1, chunks);
+        try (AdaPS node = W2vTables.declare(AdaPS.builder(), vocabulary, DIM, 7).build();
+             W2vTrainer trainer = new W2vTrainer(node, new ChunkSchedule(half, 1, chunks), new Subsampler(vocabulary,
+                     1e-4), settings, 8)) {
+            EpochCuts cuts = new EpochCuts(node, Checkpointing.none());
+            AtomicLong first = new AtomicLong();
+            cuts.train(trainer, EpochProgress.start(1, trainer.steps()), first::addAndGet);
+            assertThat(first.get()).isEqualTo(Arrays.stream(half).mapToLong(s -> s.length).sum());
+
+            trainer.reschedule(larger);
+            assertThat(trainer.steps()).isEqualTo(chunks);
+            assertThat(trainer.words()).isEqualTo(larger.threadWords(0)).isGreaterThan(first.get());
+            AtomicLong second = new AtomicLong();
+            cuts.train(trainer, EpochProgress.start(2, trainer.steps()), second::addAndGet);
+            assertThat(second.get()).isEqualTo(larger.threadWords(0));
+            assertThat(trainer.trained().lossSum() / trainer.trained().pairs()).isFinite();
+
+            assertThatThrownBy(() -> trainer.reschedule(new ChunkSchedule(half, 1, chunks + 1)))
+                    .hasMessageStartingWith("next=1 threads of up to " + (chunks + 1) + " chunks (expected 1 threads of up to "
+                            + chunks + " chunks)");
+        }
     }
 }

@@ -1,0 +1,97 @@
+package io.adaps.examples.w2v;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.adaps.examples.Examples;
+import io.adaps.examples.RestartRuns;
+import io.adaps.testing.Await;
+import picocli.CommandLine;
+
+/**
+ * Shares by speed across a crash: {@code w2v} on two JVMs with periodic checkpoints, killed once
+ * the newest checkpoint is cut in the middle of epoch 2 or later, when the nodes train shares that
+ * the speeds of the epoch before set. The launcher ({@code --restarts 1}) starts both again with
+ * {@code --resume}, and the restarted nodes must train the rest of the cut epoch in the same shares
+ * (computed again from the round the checkpoint holds): then the words trained before the cut
+ * and after it add up to the corpus's training words, none twice, none left out. Shares computed
+ * afresh (even ones, or other speeds) would cut the remaining chunks from other sentences.
+ */
+class W2vRestartIT {
+    private static final int EPOCHS = 6;
+    /** A few checkpoints per epoch, some of them cut mid-epoch. */
+    private static final String PERIOD = "300ms";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void aClusterKilledMidEpochTrainsTheRestOfItInTheSameShares() throws Exception {
+        Path checkpoints = dir.resolve("checkpoints");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = Examples.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        AtomicInteger exitCode = new AtomicInteger(-1);
+        Thread launcher = new Thread(() -> exitCode.set(commandLine.execute(launch(checkpoints))), "launcher");
+        launcher.start();
+
+        Await.until("a checkpoint cut in the middle of epoch 2 or later", Duration.ofSeconds(150),
+                () -> RestartRuns.newestProgress(checkpoints),
+                at -> at.isPresent() && at.get().epoch() >= 2 && at.get().begun() && at.get().step() < at.get().steps());
+        List<ProcessHandle> nodes = RestartRuns.nodes(checkpoints);
+        assertThat(nodes).as("the nodes' JVMs").hasSize(2);
+        assertThat(nodes.get(1).destroyForcibly()).as("SIGKILL sent").isTrue();
+
+        launcher.join(TimeUnit.SECONDS.toMillis(200));
+        String output = out.toString();
+        assertThat(launcher.isAlive()).as("launcher still running%n%s%n%s", output, err).isFalse();
+        assertThat(exitCode.get()).as("%s%n%s", output, err).isZero();
+        assertThat(err.toString()).contains("starting every node again with --resume (restart 1 of 1)");
+
+        Matcher resumed = Pattern.compile("\\[node 0] resumed from " + Pattern.quote(checkpoints.toString())
+                + "/MANIFEST-\\d+ in epoch (\\d+) after step (\\d+) of (\\d+) \\(entries=(\\d+) of the epoch trained "
+                + "before\\)").matcher(output);
+        assertThat(resumed.find()).as(output).isTrue();
+        int epoch = Integer.parseInt(resumed.group(1));
+        assertThat(epoch).isGreaterThanOrEqualTo(2);
+        long beforeCut = Long.parseLong(resumed.group(4));
+        String beforeRestart = output.substring(0, resumed.start());
+        String afterRestart = output.substring(resumed.end());
+        long words = Long.parseLong(line(output, "training: \\d+ sentences, (\\d+) words").group(1));
+        // The shares had moved from even before the cut epoch.
+        assertThat(beforeRestart).containsPattern("shares of the next epoch's sentences, by speed: ");
+        assertThat(beforeCut).isPositive().isLessThan(words);
+        assertThat(RestartRuns.entries(afterRestart, epoch)).as(afterRestart).containsExactly(words - beforeCut);
+        for (int e = epoch + 1; e <= EPOCHS; e++) {
+            assertThat(RestartRuns.entries(afterRestart, e)).as("epoch %d after the restart", e).containsExactly(words);
+        }
+    }
+
+    private static String[] launch(Path checkpoints) {
+        return new String[] {"launch", "--nodes=2", "--heap=256m", "--restarts=1", "--", "w2v", "--max-lines=3000",
+                "--dim=32", "--epochs=" + EPOCHS, "--threads=1", "--checkpoint-dir=" + checkpoints,
+                "--checkpoint-every=" + PERIOD};
+    }
+
+    private static Matcher line(String output, String pattern) {
+        Matcher matcher = Pattern.compile(pattern).matcher(output);
+        assertThat(matcher.find()).as("a line matching %s in%n%s", pattern, output).isTrue();
+        return matcher;
+    }
+}
