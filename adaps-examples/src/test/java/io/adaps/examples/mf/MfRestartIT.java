@@ -6,10 +6,8 @@ import static org.assertj.core.data.Percentage.withPercentage;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.adaps.examples.Examples;
 import io.adaps.examples.RestartRuns;
-import io.adaps.testing.Await;
 import picocli.CommandLine;
 
 /**
@@ -59,39 +56,13 @@ class MfRestartIT {
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void aClusterKilledMidEpochResumesAfterTheCutOfItsLastCheckpoint() throws Exception {
         Path checkpoints = dir.resolve("checkpoints");
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = Examples.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        AtomicInteger exitCode = new AtomicInteger(-1);
-        Thread launcher = new Thread(() -> exitCode.set(commandLine.execute(launch(checkpoints, 1))), "launcher");
-        launcher.start();
-
-        // Polled every 20 ms at most, so the kill follows the checkpoint's publication long before
-        // the period brings the next one.
-        Await.until("a checkpoint cut mid-epoch", Duration.ofSeconds(120),
-                () -> RestartRuns.newestProgress(checkpoints),
-                at -> at.isPresent() && at.get().begun() && at.get().step() < at.get().steps());
-        List<ProcessHandle> nodes = RestartRuns.nodes(checkpoints);
-        assertThat(nodes).as("the nodes' JVMs").hasSize(3);
-        assertThat(nodes.get(1).destroyForcibly()).as("SIGKILL sent").isTrue();
-
-        launcher.join(TimeUnit.SECONDS.toMillis(200));
-        String output = out.toString();
-        assertThat(launcher.isAlive()).as("launcher still running%n%s%n%s", output, err).isFalse();
-        assertThat(exitCode.get()).as("%s%n%s", output, err).isZero();
-        assertThat(err.toString()).contains("starting every node again with --resume (restart 1 of 1)");
-
-        Matcher resumed = Pattern.compile("\\[node 0] resumed from " + Pattern.quote(checkpoints.toString())
-                + "/MANIFEST-\\d+ in epoch (\\d+) after step (\\d+) of (\\d+) \\(entries=(\\d+) of the epoch trained "
-                + "before\\)").matcher(output);
-        assertThat(resumed.find()).as(output).isTrue();
-        int epoch = Integer.parseInt(resumed.group(1));
-        assertThat(Integer.parseInt(resumed.group(2))).isPositive().isLessThan(Integer.parseInt(resumed.group(3)));
-        long beforeCut = Long.parseLong(resumed.group(4));
-        String beforeRestart = output.substring(0, resumed.start());
-        String afterRestart = output.substring(resumed.end());
+        RestartRuns.Resumed run = RestartRuns.killAndResume(checkpoints, launch(checkpoints, 1), 3,
+                "a checkpoint cut mid-epoch", at -> at.begun() && at.step() < at.steps());
+        int epoch = run.epoch();
+        assertThat(run.step()).isPositive().isLessThan(run.steps());
+        long beforeCut = run.beforeCut();
+        String beforeRestart = run.beforeRestart();
+        String afterRestart = run.afterRestart();
         long trained = beforeCut;
         for (int e = 1; e <= EPOCHS; e++) {
             List<Long> before = RestartRuns.entries(beforeRestart, e);

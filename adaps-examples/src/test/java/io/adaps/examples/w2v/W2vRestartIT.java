@@ -2,13 +2,8 @@ package io.adaps.examples.w2v;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -16,10 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.adaps.examples.Examples;
 import io.adaps.examples.RestartRuns;
-import io.adaps.testing.Await;
-import picocli.CommandLine;
 
 /**
  * Shares by speed across a crash: {@code w2v} on two JVMs with periodic checkpoints, killed once
@@ -42,37 +34,15 @@ class W2vRestartIT {
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void aClusterKilledMidEpochTrainsTheRestOfItInTheSameShares() throws Exception {
         Path checkpoints = dir.resolve("checkpoints");
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = Examples.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        AtomicInteger exitCode = new AtomicInteger(-1);
-        Thread launcher = new Thread(() -> exitCode.set(commandLine.execute(launch(checkpoints))), "launcher");
-        launcher.start();
-
-        Await.until("a checkpoint cut in the middle of epoch 2 or later", Duration.ofSeconds(150),
-                () -> RestartRuns.newestProgress(checkpoints),
-                at -> at.isPresent() && at.get().epoch() >= 2 && at.get().begun() && at.get().step() < at.get().steps());
-        List<ProcessHandle> nodes = RestartRuns.nodes(checkpoints);
-        assertThat(nodes).as("the nodes' JVMs").hasSize(2);
-        assertThat(nodes.get(1).destroyForcibly()).as("SIGKILL sent").isTrue();
-
-        launcher.join(TimeUnit.SECONDS.toMillis(200));
-        String output = out.toString();
-        assertThat(launcher.isAlive()).as("launcher still running%n%s%n%s", output, err).isFalse();
-        assertThat(exitCode.get()).as("%s%n%s", output, err).isZero();
-        assertThat(err.toString()).contains("starting every node again with --resume (restart 1 of 1)");
-
-        Matcher resumed = Pattern.compile("\\[node 0] resumed from " + Pattern.quote(checkpoints.toString())
-                + "/MANIFEST-\\d+ in epoch (\\d+) after step (\\d+) of (\\d+) \\(entries=(\\d+) of the epoch trained "
-                + "before\\)").matcher(output);
-        assertThat(resumed.find()).as(output).isTrue();
-        int epoch = Integer.parseInt(resumed.group(1));
+        RestartRuns.Resumed run = RestartRuns.killAndResume(checkpoints, launch(checkpoints), 2,
+                "a checkpoint cut in the middle of epoch 2 or later",
+                at -> at.epoch() >= 2 && at.begun() && at.step() < at.steps());
+        String output = run.output();
+        int epoch = run.epoch();
         assertThat(epoch).isGreaterThanOrEqualTo(2);
-        long beforeCut = Long.parseLong(resumed.group(4));
-        String beforeRestart = output.substring(0, resumed.start());
-        String afterRestart = output.substring(resumed.end());
+        long beforeCut = run.beforeCut();
+        String beforeRestart = run.beforeRestart();
+        String afterRestart = run.afterRestart();
         long words = Long.parseLong(line(output, "training: \\d+ sentences, (\\d+) words").group(1));
         // The shares had moved from even before the cut epoch.
         assertThat(beforeRestart).containsPattern("shares of the next epoch's sentences, by speed: ");
