@@ -116,9 +116,6 @@ final class CorpusSplit {
         }
         // The last node takes everything above its lower bound, so rounding loses no sentence.
         double to = node == shares.length - 1 ? Double.POSITIVE_INFINITY : from + shares[node];
-        if (node == 0) {
-            from = Double.NEGATIVE_INFINITY;
-        }
         List<int[]> mine = new ArrayList<>();
         for (int i = 0; i < training; i++) {
             double point = position(i);
