@@ -7,6 +7,9 @@ import it.unimi.dsi.fastutil.ints.IntArrays;
 import java.util.function.Function;
 import java.util.function.IntUnaryOperator;
 
+import io.adaps.examples.ShareDeal;
+import io.adaps.examples.SpeedShares;
+
 /**
  * How a matrix is laid out over a cluster of {@code nodes} nodes: each row belongs to the node that
  * trains its entries (and holds its factor), and each column to one of {@code nodes} column blocks
@@ -14,7 +17,7 @@ import java.util.function.IntUnaryOperator;
  *
  * <p>The schedules with intents ({@link #sharingHotRows}) share the hottest rows instead: the
  * entries of a row that holds more than {@link #HOT_ROW_SHARE} of the training entries are dealt to
- * every node in turn, and its factor is then used by all of them (replicated under
+ * every node ({@link ShareDeal}, in the nodes' shares of the entries), and its factor is then used by all of them (replicated under
  * {@link io.adaps.api.Technique#ADAPTIVE}). A node that trained every entry of a hot row pulled the
  * columns that row shares with the other nodes' rows towards it between two synchronizations, and
  * the model settled above the single node's error: on zipf 1.5 data, whose hottest row holds 39% of
@@ -25,7 +28,8 @@ import java.util.function.IntUnaryOperator;
  *
  * <p>With shared hot rows ({@link #sharingHotRows}) each other row starts at its home node, the
  * node the library keeps its factor on before anything moves ({@link io.adaps.api.Partitioning}),
- * and only as many rows move away from home as balance the entries ({@link #nearHomes}): a row
+ * and only as many rows move away from home as give each node its share of the entries (even,
+ * or by the nodes' speeds: {@link SpeedShares}; {@link #nearHomes}): a row
  * trained away from home is a row the library relocates in the first epoch, and reads remotely
  * until then (the initial evaluation's pulls among them). On the default generated data the two
  * homes' rows (the hottest, shared, left out) hold 964,044 and 1,038,101 entries, and 3 rows move
@@ -55,12 +59,12 @@ final class BlockPartition {
     /** The node of a shared row ({@link #nodeOfRow}). */
     static final int SHARED = -1;
 
-    private final int parts;
+    private final double[] shares;
     private final int[] nodeOfRow;
     private final int[] blockOfCol;
 
-    private BlockPartition(int parts, int[] nodeOfRow, int[] blockOfCol) {
-        this.parts = parts;
+    private BlockPartition(double[] shares, int[] nodeOfRow, int[] blockOfCol) {
+        this.shares = shares;
         this.nodeOfRow = nodeOfRow;
         this.blockOfCol = blockOfCol;
     }
@@ -72,32 +76,36 @@ final class BlockPartition {
      * @throws IllegalArgumentException if {@code nodes <= 0}
      */
     static BlockPartition balanced(MfData train, int nodes) {
-        return partition(train, nodes, Long.MAX_VALUE, rowEntries -> balance(rowEntries, nodes));
+        return partition(train, SpeedShares.even(nodes), Long.MAX_VALUE, rowEntries -> balance(rowEntries, nodes));
     }
 
     /**
-     * As {@link #balanced}, except that every row with more than {@link #HOT_ROW_SHARE} of
-     * {@code train}'s entries is {@link #SHARED}: the other rows are balanced over the nodes, and
-     * {@link #shard} deals a shared row's entries to every node.
+     * The partition of {@code train}'s rows over {@code shares.length} nodes that gives node
+     * {@code i} about {@code shares[i]} of the entries, and of its columns into as many blocks
+     * balanced by entries; every row with more than {@link #HOT_ROW_SHARE} of {@code train}'s
+     * entries is {@link #SHARED}: the other rows are dealt near their homes ({@link #nearHomes}), and
+     * {@link #shard} deals a shared row's entries to every node by the shares ({@link ShareDeal}).
      *
-     * @param homeOfRow the home node of each row's factor in a cluster of {@code nodes} nodes
-     * @throws IllegalArgumentException if {@code nodes <= 0} or a home is not in {@code 0 .. nodes - 1}
+     * @param shares    each node's share of the entries ({@link ShareDeal#check})
+     * @param homeOfRow the home node of each row's factor in a cluster of {@code shares.length} nodes
+     * @throws IllegalArgumentException if {@code shares} are not shares of a cluster or a home is not
+     *                                  one of its nodes
      */
-    static BlockPartition sharingHotRows(MfData train, int nodes, IntUnaryOperator homeOfRow) {
+    static BlockPartition sharingHotRows(MfData train, double[] shares, IntUnaryOperator homeOfRow) {
         checkNotNull(train, "train");
         checkNotNull(homeOfRow, "homeOfRow");
-        return partition(train, nodes, (long) (HOT_ROW_SHARE * train.size()),
-                rowEntries -> nearHomes(rowEntries, nodes, homeOfRow));
+        ShareDeal.check(shares, 0);
+        return partition(train, shares.clone(), (long) (HOT_ROW_SHARE * train.size()),
+                rowEntries -> nearHomes(rowEntries, shares, homeOfRow));
     }
 
     /**
      * The partition whose rows with more than {@code hotEntries} entries are shared, the others
      * dealt to nodes by {@code rowsToNodes} from their entry counts.
      */
-    private static BlockPartition partition(MfData train, int nodes, long hotEntries,
+    private static BlockPartition partition(MfData train, double[] shares, long hotEntries,
                                             Function<long[], int[]> rowsToNodes) {
         checkNotNull(train, "train");
-        checkPositive(nodes, "nodes");
         long[] rowEntries = new long[train.numRows()];
         long[] colEntries = new long[train.numCols()];
         int[] rows = train.rows();
@@ -119,7 +127,7 @@ final class BlockPartition {
                 nodeOfRow[row] = SHARED;
             }
         }
-        return new BlockPartition(nodes, nodeOfRow, balance(colEntries, nodes));
+        return new BlockPartition(shares, nodeOfRow, balance(colEntries, shares.length));
     }
 
     /**
@@ -148,20 +156,22 @@ final class BlockPartition {
     }
 
     /**
-     * Assigns each id to its home part, then moves ids away from home until the parts' loads are
-     * even: heaviest id first, an id moves from its part to the currently lightest part (the
-     * lowest of equal load) if its part is over the even share {@code ceil(total / parts)} by at
-     * least its load and the lightest part stays within the share with it. So no part gives away
-     * more than its excess or takes more than its room, the fewest and heaviest ids move, and
-     * where ids of load 1 are left to fill the gaps every part ends at the share or within
-     * {@code parts - 1} below it. Ids without load stay home.
+     * Assigns each id to its home part, then moves ids away from home until each part's load is its
+     * share of the total, its target ({@link #targets}). Heaviest id
+     * first, an id moves from its part to the part with the most room below its target (the lowest
+     * of equal room) if its part is over its target by at least the id's load and the other part
+     * stays within its target with it. So no part gives away more than its excess or takes more
+     * than its room, the fewest and heaviest ids move, and where ids of load 1 are left to fill the
+     * gaps every part ends within {@code parts - 1} of its target. Ids without load stay home.
      *
-     * @param home the home part of each id
-     * @throws IllegalArgumentException if a home is not in {@code 0 .. parts - 1}
+     * @param shares each part's share ({@link ShareDeal#check})
+     * @param home   the home part of each id
+     * @throws IllegalArgumentException if a home is not in {@code 0 .. shares.length - 1}
      */
-    static int[] nearHomes(long[] loads, int parts, IntUnaryOperator home) {
+    static int[] nearHomes(long[] loads, double[] shares, IntUnaryOperator home) {
+        int parts = ShareDeal.check(shares, 0).length;
         int[] partOf = new int[loads.length];
-        long[] partLoads = new long[parts];
+        long[] homeLoads = new long[parts];
         long total = 0;
         for (int id = 0; id < loads.length; id++) {
             int part = home.applyAsInt(id);
@@ -169,30 +179,63 @@ final class BlockPartition {
                 throw new IllegalArgumentException("home(" + id + ")=" + part + " (expected 0.." + (parts - 1) + ")");
             }
             partOf[id] = part;
-            partLoads[part] += loads[id];
+            homeLoads[part] += loads[id];
             total += loads[id];
         }
-        long share = (total + parts - 1) / parts;
+        long[] room = targets(total, shares);
+        for (int part = 0; part < parts; part++) {
+            room[part] -= homeLoads[part];
+        }
         for (int id : heaviestFirst(loads)) {
             long load = loads[id];
             int from = partOf[id];
-            if (load == 0 || partLoads[from] - share < load) {
+            if (load == 0 || -room[from] < load) {
                 continue;
             }
             int to = 0;
             for (int part = 1; part < parts; part++) {
-                if (partLoads[part] < partLoads[to]) {
+                if (room[part] > room[to]) {
                     to = part;
                 }
             }
-            if (share - partLoads[to] < load) {
+            if (room[to] < load) {
                 continue;
             }
             partOf[id] = to;
-            partLoads[from] -= load;
-            partLoads[to] += load;
+            room[from] += load;
+            room[to] -= load;
         }
         return partOf;
+    }
+
+    /**
+     * The parts' shares of {@code total} in whole units, summing to {@code total}: each part gets
+     * {@code floor(total * share)}, and the units left over go to the parts of the largest
+     * remainders (the lowest part first among equal ones), the method of largest remainders. Even
+     * shares get {@code floor(total / parts)} or one more, however {@link SpeedShares} rounded them.
+     */
+    static long[] targets(long total, double[] shares) {
+        int parts = shares.length;
+        long[] targets = new long[parts];
+        double[] remainders = new double[parts];
+        long left = total;
+        for (int part = 0; part < parts; part++) {
+            double exact = total * shares[part];
+            targets[part] = Math.min(left, (long) Math.floor(exact));
+            remainders[part] = exact - targets[part];
+            left -= targets[part];
+        }
+        for (; left > 0; left--) {
+            int largest = 0;
+            for (int part = 1; part < parts; part++) {
+                if (remainders[part] > remainders[largest]) {
+                    largest = part;
+                }
+            }
+            targets[largest]++;
+            remainders[largest] = Double.NEGATIVE_INFINITY;
+        }
+        return targets;
     }
 
     /** The ids of {@code loads}, heaviest first, ids of equal load in id order. */
@@ -208,7 +251,7 @@ final class BlockPartition {
 
     /** The number of nodes, which is also the number of column blocks. */
     int parts() {
-        return parts;
+        return shares.length;
     }
 
     /** The node that trains the entries of {@code row}, or {@link #SHARED} if every node trains some. */
@@ -240,7 +283,8 @@ final class BlockPartition {
 
     /**
      * The entries of {@code data} whose rows belong to {@code node}, and of the entries of shared
-     * rows those whose index in {@code data} is {@code node} modulo the nodes, in their order.
+     * rows those whose index in {@code data} {@link ShareDeal} deals to {@code node} by the
+     * partition's shares, in their order.
      *
      * @throws IllegalArgumentException if {@code data} is not of the partitioned matrix's size or
      *                                  {@code node} is out of range
@@ -253,34 +297,20 @@ final class BlockPartition {
                     + blockOfCol.length + " matrix, the size of the partitioned one)");
         }
         int[] rows = data.rows();
+        int[] taken = new int[data.size()];
         int count = 0;
-        for (int i = 0; i < data.size(); i++) {
-            count += takes(node, rows[i], i) ? 1 : 0;
-        }
-        int[] shardRows = new int[count];
-        int[] shardCols = new int[count];
-        float[] shardValues = new float[count];
-        int next = 0;
-        for (int i = 0; i < data.size(); i++) {
-            if (takes(node, rows[i], i)) {
-                shardRows[next] = rows[i];
-                shardCols[next] = data.cols()[i];
-                shardValues[next] = data.values()[i];
-                next++;
+        for (int i = 0; i < taken.length; i++) {
+            int owner = nodeOfRow[rows[i]];
+            if (owner == node || owner == SHARED && ShareDeal.nodeOf(i, shares) == node) {
+                taken[count++] = i;
             }
         }
-        return new MfData(data.numRows(), data.numCols(), shardRows, shardCols, shardValues);
-    }
-
-    /** Whether {@code node} trains entry {@code entry} of its data, of row {@code row}. */
-    private boolean takes(int node, int row, int entry) {
-        int owner = nodeOfRow[row];
-        return owner == SHARED ? entry % parts == node : owner == node;
+        return data.select(taken, 0, count);
     }
 
     private void checkPart(int node) {
-        if (node < 0 || node >= parts) {
-            throw new IllegalArgumentException("node=" + node + " (expected 0.." + (parts - 1) + ")");
+        if (node < 0 || node >= shares.length) {
+            throw new IllegalArgumentException("node=" + node + " (expected 0.." + (shares.length - 1) + ")");
         }
     }
 }

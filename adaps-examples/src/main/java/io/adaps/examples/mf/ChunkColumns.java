@@ -68,6 +68,11 @@ final class ChunkColumns {
         count = next;
     }
 
+    /** The most entries a collection may range over. */
+    int maxEntries() {
+        return maxEntries;
+    }
+
     /** The columns collected last, in {@code [0, count())}; shared and reused, do not modify. */
     long[] cols() {
         return cols;

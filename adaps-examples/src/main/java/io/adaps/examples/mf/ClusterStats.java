@@ -16,15 +16,18 @@ import io.adaps.examples.EpochClocks;
  * cluster's figures: the means of a training and a test measure (the squared errors of the
  * {@code mf} example, whose square roots are the RMSEs; the losses of the {@code w2v} example),
  * the fraction of parameter accesses that were local and the entries (or words) trained, and
- * what each node trained and how long it was busy (for {@link io.adaps.examples.SpeedShares}),
+ * what each node's share was, what it trained and how long it was busy (for
+ * {@link io.adaps.examples.SpeedShares}, whose shares a float holds exactly),
  * through a small AdaPS table (by default {@value #TABLE}).
  *
  * <p>In round {@code r} every node sets its own row of the table to its sums, waits at a cluster
  * barrier, and pulls every node's row. Rows are set rather than added to, so that a round
  * combined again is not counted twice: a periodic checkpoint may be taken at the round's barrier,
- * and a run resumed from it combines the round once more. Rounds alternate between two sets of
- * rows: a node sets its row of round {@code r + 2} only after every node has passed the barrier of
- * round {@code r + 1}, so after every node has read round {@code r}. The table's size does not
+ * and a run resumed from it combines the round once more. Rounds take turns in
+ * {@value #ROUNDS_KEPT} sets of rows, so that the last {@value #ROUNDS_KEPT} rounds can be
+ * {@link #read} again (the speeds of {@link SpeedRounds} span several): a node sets its row of
+ * round {@code r + ROUNDS_KEPT} only after every node has passed the barrier of round {@code r + 1},
+ * so after every node has read round {@code r}. The table's size does not
  * depend on the cluster (up to {@link EpochClocks#MAX_NODES} nodes), so it can be declared before
  * the node knows its cluster. Sums travel as floats: relative precision 1e-7, far below the four
  * digits an RMSE or a loss or the one decimal of a percentage is printed with; the count of
@@ -35,6 +38,8 @@ import io.adaps.examples.EpochClocks;
  * <p>One thread per node calls {@link #combine}.
  */
 public final class ClusterStats {
+    /** The rounds whose figures stay in the table: the last ones combined. */
+    public static final int ROUNDS_KEPT = 8;
     /** Name of the table of per-round sums of the {@code mf} example. */
     public static final String TABLE = "mf.stats";
     private static final int TRAIN_SUM = 0;
@@ -46,7 +51,8 @@ public final class ClusterStats {
     private static final int TRAINED_HIGH = 6;
     private static final int TRAINED_LOW = 7;
     private static final int BUSY_SECONDS = 8;
-    private static final int SUMS = 9;
+    private static final int SHARE = 9;
+    private static final int SUMS = 10;
     /** Bits of the trained count per float: every integer up to 2^24 is a float. */
     private static final int TRAINED_BITS = 24;
 
@@ -79,9 +85,9 @@ public final class ClusterStats {
         return spec(TABLE);
     }
 
-    /** The table {@code table}: a row per node for each of two alternating rounds. */
+    /** The table {@code table}: a row per node for each of {@value #ROUNDS_KEPT} rounds in turn. */
     public static TableSpec spec(String table) {
-        return TableSpec.of(table, 2L * EpochClocks.MAX_NODES, SUMS).withUpdateRule(UpdateRules.assign())
+        return TableSpec.of(table, (long) ROUNDS_KEPT * EpochClocks.MAX_NODES, SUMS).withUpdateRule(UpdateRules.assign())
                 .withConsistency(Consistency.asp());
     }
 
@@ -105,6 +111,7 @@ public final class ClusterStats {
         row[TRAINED_HIGH] = nodeSums.trained() >>> TRAINED_BITS;
         row[TRAINED_LOW] = nodeSums.trained() & ((1L << TRAINED_BITS) - 1);
         row[BUSY_SECONDS] = (float) nodeSums.busySeconds();
+        row[SHARE] = (float) nodeSums.share();
         // Unclocked: it never ticks, and must not hold the training workers back.
         try (Worker worker = node.unclockedWorker()) {
             TableView sums = worker.table(table);
@@ -117,8 +124,8 @@ public final class ClusterStats {
     /**
      * The figures of round {@code round} as every node combined them, without setting anything: for
      * a run resumed from a checkpoint taken after the round, which holds its rows. They stay until
-     * round {@code round + 2} is combined (rounds alternate between two sets of rows); rows that no
-     * node set since the table was declared read as zeros (no figures).
+     * round {@code round + ROUNDS_KEPT} is combined (rounds take turns in {@value #ROUNDS_KEPT} sets
+     * of rows); rows that no node set since the table was declared read as zeros (no figures).
      *
      * @throws IllegalArgumentException if {@code round} is negative
      */
@@ -130,7 +137,7 @@ public final class ClusterStats {
     }
 
     private static long firstRow(int round) {
-        return (long) (round % 2) * EpochClocks.MAX_NODES;
+        return (long) (round % ROUNDS_KEPT) * EpochClocks.MAX_NODES;
     }
 
     private Round pull(TableView sums, int round) {
@@ -145,6 +152,7 @@ public final class ClusterStats {
         long trained = 0;
         long[] nodeTrained = new long[nodes];
         double[] nodeBusySeconds = new double[nodes];
+        double[] nodeShares = new double[nodes];
         for (int i = 0; i < nodes; i++) {
             for (int sum = 0; sum < TRAINED_HIGH; sum++) {
                 total[sum] += all[i * SUMS + sum];
@@ -152,10 +160,11 @@ public final class ClusterStats {
             nodeTrained[i] = ((long) all[i * SUMS + TRAINED_HIGH] << TRAINED_BITS) + (long) all[i * SUMS + TRAINED_LOW];
             trained += nodeTrained[i];
             nodeBusySeconds[i] = all[i * SUMS + BUSY_SECONDS];
+            nodeShares[i] = all[i * SUMS + SHARE];
         }
         return new Round(total[TRAIN_SUM] / total[TRAIN_COUNT], total[TEST_SUM] / total[TEST_COUNT],
                 total[LOCAL_ACCESSES] / (total[LOCAL_ACCESSES] + total[REMOTE_ACCESSES]), trained, nodeTrained,
-                nodeBusySeconds);
+                nodeBusySeconds, nodeShares);
     }
 
     /**
@@ -170,9 +179,10 @@ public final class ClusterStats {
      * @param remoteAccesses parameter values its training accessed at other nodes since the last round
      * @param trained        the entries (or words) it trained since the last round
      * @param busySeconds    the seconds it was busy training them (0: not measured)
+     * @param share          the share of the data it trained them from, in {@code [0, 1]}
      */
     public record NodeSums(double trainSum, long trainCount, double testSum, long testCount,
-                           long localAccesses, long remoteAccesses, long trained, double busySeconds) {
+                           long localAccesses, long remoteAccesses, long trained, double busySeconds, double share) {
         /**
          * Checks the counts.
          *
@@ -187,6 +197,9 @@ public final class ClusterStats {
             if (!(busySeconds >= 0) || Double.isInfinite(busySeconds)) {
                 throw new IllegalArgumentException("busySeconds=" + busySeconds + " (expected a finite value >= 0)");
             }
+            if (!(share >= 0 && share <= 1)) {
+                throw new IllegalArgumentException("share=" + share + " (expected 0..1)");
+            }
         }
     }
 
@@ -199,13 +212,15 @@ public final class ClusterStats {
      * @param trained       the entries (or words) all nodes trained
      * @param nodeTrained     per node, the entries (or words) it trained
      * @param nodeBusySeconds per node, the seconds it was busy training them (0: not measured)
+     * @param nodeShares      per node, the share of the data it trained them from
      */
     public record Round(double trainMean, double testMean, double localFraction, long trained, long[] nodeTrained,
-                        double[] nodeBusySeconds) {
+                        double[] nodeBusySeconds, double[] nodeShares) {
         /** Copies the arrays. */
         public Round {
             nodeTrained = nodeTrained.clone();
             nodeBusySeconds = nodeBusySeconds.clone();
+            nodeShares = nodeShares.clone();
         }
 
         /** A copy of the entries (or words) each node trained. */
@@ -218,6 +233,12 @@ public final class ClusterStats {
         @Override
         public double[] nodeBusySeconds() {
             return nodeBusySeconds.clone();
+        }
+
+        /** A copy of each node's share of the data. */
+        @Override
+        public double[] nodeShares() {
+            return nodeShares.clone();
         }
 
         /** The root of {@link #trainMean()}: the RMSE when the measure is the squared error. */

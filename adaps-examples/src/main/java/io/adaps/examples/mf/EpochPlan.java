@@ -1,9 +1,13 @@
 package io.adaps.examples.mf;
 
 import static io.adaps.examples.Checks.checkNotNull;
+import static io.adaps.examples.Checks.checkPositive;
 
 import io.adaps.api.Technique;
+import io.adaps.examples.ShareDeal;
+import io.adaps.examples.SpeedShares;
 import io.adaps.examples.SteppedEpoch;
+import java.util.function.Function;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -30,6 +34,14 @@ sealed interface EpochPlan {
 
     /** The schedule, for the run's header. */
     String describe();
+
+    /**
+     * Whether the plan deals the entries by the shares it was made with
+     * ({@link #byShares}); the blocked schedule's are always even.
+     */
+    default boolean dealsByShares() {
+        return true;
+    }
 
     /**
      * The plan of node {@code node} of {@code nodes} that trains on {@code data} under
@@ -74,19 +86,45 @@ sealed interface EpochPlan {
      */
     static EpochPlan of(Technique technique, Schedule schedule, MfData.Split data, int node, int nodes,
                         IntUnaryOperator homeOfRow, long seed) {
+        return byShares(technique, schedule, data, node, nodes, homeOfRow, seed).apply(SpeedShares.even(nodes));
+    }
+
+    /**
+     * The plans of {@link #of(Technique, Schedule, MfData.Split, int, int, IntUnaryOperator, long)}
+     * when node {@code i} trains about {@code shares[i]} of the entries (one share per node, summing
+     * to 1; {@link ShareDeal#check}) rather than an even share: the Hogwild plans deal by the shares,
+     * the blocked schedule (whose sub-epochs pair every node's rows with one column block at a time)
+     * by even shares whatever they are ({@link #dealsByShares}). The step sizes' scales are computed
+     * once, here, for all of them.
+     *
+     * @throws IllegalArgumentException as {@code of}, or when a plan is asked for with shares of
+     *                                  another number of nodes than {@code nodes}
+     */
+    static Function<double[], EpochPlan> byShares(Technique technique, Schedule schedule, MfData.Split data,
+                                                  int node, int nodes, IntUnaryOperator homeOfRow, long seed) {
         checkNotNull(technique, "technique");
         checkNotNull(schedule, "schedule").checkFits(technique);
         checkNotNull(data, "data");
         checkNotNull(homeOfRow, "homeOfRow");
-        StepScales scales = StepScales.byFrequency(data.train());
-        if (technique == Technique.STATIC) {
-            return new Hogwild(data.train().part(node, nodes), data.test().part(node, nodes), scales);
+        checkPositive(nodes, "nodes");
+        if (node < 0 || node >= nodes) {
+            throw new IllegalArgumentException("node=" + node + " (expected 0.." + (nodes - 1) + ")");
         }
-        return nodes > 1 && schedule == Schedule.BLOCKED
-                ? blocked(data, node, BlockPartition.balanced(data.train(), nodes), seed, scales,
-                        technique == Technique.ADAPTIVE)
-                : intentHogwild(data, node, nodes, BlockPartition.sharingHotRows(data.train(), nodes, homeOfRow),
-                        scales);
+        StepScales scales = StepScales.byFrequency(data.train());
+        return shares -> {
+            if (ShareDeal.check(shares, node).length != nodes) {
+                throw new IllegalArgumentException("shares.length=" + shares.length + " (expected " + nodes
+                        + ", the nodes)");
+            }
+            if (technique == Technique.STATIC) {
+                return new Hogwild(data.train().part(node, shares), data.test().part(node, shares), scales);
+            }
+            return nodes > 1 && schedule == Schedule.BLOCKED
+                    ? blocked(data, node, BlockPartition.balanced(data.train(), nodes), seed, scales,
+                            technique == Technique.ADAPTIVE)
+                    : intentHogwild(data, node, nodes,
+                            BlockPartition.sharingHotRows(data.train(), shares, homeOfRow), scales);
+        };
     }
 
     private static EpochPlan blocked(MfData.Split data, int node, BlockPartition partition, long seed,
@@ -122,10 +160,11 @@ sealed interface EpochPlan {
 
     /**
      * Hogwild on the entries of this node's rows and its share of the hottest rows' entries (rows
-     * balanced by entries over the nodes, the hottest shared by all, see
+     * dealt by entries over the nodes in their shares, the hottest shared by all, see
      * {@link BlockPartition#sharingHotRows}), in their (shuffled) order, with intent signals: each thread
      * trains its share in chunks of {@value IntentSchedule#BATCHES_PER_CHUNK} mini-batches (at least
-     * {@value IntentSchedule#MIN_CHUNKS} chunks), one clock tick per chunk, signals intent for its
+     * {@value IntentSchedule#MIN_CHUNKS} chunks; as many chunks per thread as every node has at even
+     * shares, when the trainer's clocks are aligned), one clock tick per chunk, signals intent for its
      * share's rows at the start of the epoch, and for the columns of its next
      * {@value IntentSchedule#CHUNKS_PER_INTENT} chunks while it trains the last chunk before them
      * ({@link MfTrainer}'s {@code withIntent}); every {@value ColumnBlocks#WALK_BATCHES} batches
@@ -174,6 +213,11 @@ sealed interface EpochPlan {
         @Override
         public SteppedEpoch epoch(MfTrainer trainer) {
             return trainer.blocked(schedule, scales, byIntent);
+        }
+
+        @Override
+        public boolean dealsByShares() {
+            return false;
         }
 
         @Override

@@ -96,20 +96,41 @@ final class IntentSchedule {
 
     /**
      * The schedule of {@code threads} threads over {@code entries}, in batches of
-     * {@code batchSize} entries.
+     * {@code batchSize} entries, whose chunks follow the rule of {@link #chunkEntries()}.
      *
      * @throws IllegalArgumentException if {@code threads} or {@code batchSize} is not positive
      */
     IntentSchedule(MfData entries, int threads, int batchSize) {
+        this(entries, threads, batchSize, 0);
+    }
+
+    /**
+     * The schedule of {@code threads} threads over {@code entries}, in batches of
+     * {@code batchSize} entries, whose largest share is cut into {@code chunks} chunks of equal
+     * entries (the last maybe shorter), or, if {@code chunks} is 0, into chunks by the rule of
+     * {@link #chunkEntries()}. The nodes of a cluster whose shares of the entries follow their
+     * speeds ({@link io.adaps.examples.SpeedShares}) cut them into the same number of chunks, the
+     * clocks they agreed on ({@link io.adaps.examples.EpochClocks}), so that each node's clock
+     * runs through an epoch at the pace of its share and none waits in the clock bound for a node
+     * with a smaller share; at even shares the chunks are within a chunk's rounding of the rule's.
+     *
+     * @throws IllegalArgumentException if {@code threads} or {@code batchSize} is not positive or
+     *                                  {@code chunks} is negative
+     */
+    IntentSchedule(MfData entries, int threads, int batchSize, int chunks) {
         this.entries = checkNotNull(entries, "entries");
         this.threads = checkPositive(threads, "threads");
         checkPositive(batchSize, "batchSize");
+        if (chunks < 0) {
+            throw new IllegalArgumentException("chunks=" + chunks + " (expected >= 0)");
+        }
         long largestShare = shareEnd(0) - shareStart(0);
         for (int thread = 1; thread < threads; thread++) {
             largestShare = Math.max(largestShare, shareEnd(thread) - shareStart(thread));
         }
-        long cut = Math.max(1, largestShare / MIN_CHUNKS);
-        this.chunkEntries = (int) Math.min((long) BATCHES_PER_CHUNK * batchSize, cut);
+        this.chunkEntries = chunks > 0
+                ? (int) Math.max(1, (largestShare + chunks - 1) / chunks)
+                : (int) Math.min((long) BATCHES_PER_CHUNK * batchSize, Math.max(1, largestShare / MIN_CHUNKS));
     }
 
     /** The node's training entries. */
@@ -123,8 +144,9 @@ final class IntentSchedule {
     }
 
     /**
-     * Entries per chunk (except for the last of a share): {@value #BATCHES_PER_CHUNK} batches, or
-     * the largest share's {@value #MIN_CHUNKS}th (rounded down, at least 1) if that is less.
+     * Entries per chunk (except for the last of a share): by the rule, {@value #BATCHES_PER_CHUNK}
+     * batches, or the largest share's {@value #MIN_CHUNKS}th (rounded down, at least 1) if that is
+     * less; with a number of chunks given, the largest share's over that number (rounded up).
      */
     int chunkEntries() {
         return chunkEntries;

@@ -15,6 +15,7 @@ import io.adaps.api.AdaPS;
 import io.adaps.api.ClusterException;
 import io.adaps.api.Consistency;
 import io.adaps.api.Technique;
+import io.adaps.examples.BalanceOption;
 import io.adaps.examples.CheckpointOptions;
 import io.adaps.examples.ConsistencyOption;
 import io.adaps.examples.DataPart;
@@ -143,6 +144,9 @@ public final class MfCommand implements Callable<Integer> {
 
     @Mixin
     private PartOption partOption;
+
+    @Mixin
+    private BalanceOption balance;
     private Consistency consistency;
 
     @Option(names = "--train", paramLabel = "FILE",
@@ -199,20 +203,23 @@ public final class MfCommand implements Callable<Integer> {
              MfTrainer trainer = new MfTrainer(node, MfTables.ROWS, MfTables.COLS, learningRate, regularization,
                      threads, batch)) {
             DataPart part = partOption.part(node);
-            EpochPlan plan = EpochPlan.of(technique, schedule, data, part.index(), part.count(),
-                    trainer.rowHomes(part.count()), Seeds.derive(seed, SCHEDULE_SEED, 0));
+            MfRun run = new MfRun(node, part, trainer, EpochPlan.byShares(technique, schedule, data, part.index(),
+                    part.count(), trainer.rowHomes(part.count()), Seeds.derive(seed, SCHEDULE_SEED, 0)), out,
+                    checkpoints, balance.balances());
+            EpochPlan plan = run.plan();
             trainer.alignClocks(EpochClocks.agree(node, trainer.mostChunks(plan.train())));
             if (node.nodeId() == 0) {
                 out.println(describeData());
                 out.printf(Locale.ROOT, "model: rank %d, lr %s, reg %s, %d epoch(s), seed %d%n", rank, learningRate,
                         regularization, epochs, seed);
                 out.printf(Locale.ROOT,
-                        "training: %d node(s) x %d thread(s), batches of %d entries; technique %s, consistency %s, %s; %s%n",
-                        node.clusterSize(), threads, batch, technique, consistency, plan.describe(), plan.scales());
+                        "training: %d node(s) x %d thread(s), batches of %d entries; technique %s, consistency %s, %s%s; %s%n",
+                        node.clusterSize(), threads, batch, technique, consistency, plan.describe(),
+                        plan.dealsByShares() ? balance.describe(node.clusterSize()) : "", plan.scales());
                 out.printf(Locale.ROOT, "entries: %d train, %d test, of a %d x %d matrix (%.2f s to load)%n",
                         train.size(), data.test().size(), train.numRows(), train.numCols(), loadSeconds);
             }
-            new MfRun(node, part, trainer, plan, out, checkpoints).run(epochs);
+            run.run(epochs);
             node.barrier();
             checkpoints.finish(node, out);
         }

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import io.adaps.examples.Checks;
+import io.adaps.examples.ShareDeal;
 
 /**
  * The known entries of a ratings matrix of {@code numRows x numCols}: entry {@code i} is
@@ -117,8 +118,34 @@ public final class MfData {
         if (part < 0 || part >= parts) {
             throw new IllegalArgumentException("part=" + part + " (expected 0.." + (parts - 1) + ")");
         }
-        int from = (int) ((long) part * size() / parts);
-        int to = (int) ((long) (part + 1) * size() / parts);
+        return range((int) ((long) part * size() / parts), (int) ((long) (part + 1) * size() / parts));
+    }
+
+    /**
+     * Part {@code part} of contiguous parts of the entries in the proportions of {@code shares}
+     * (one per part, summing to 1; {@link ShareDeal#check}), in order: from the entry at the sum of
+     * the shares before it times the size, rounded, to the next part's start; the last part ends
+     * with the last entry.
+     *
+     * @throws IllegalArgumentException unless {@code 0 <= part < shares.length}, or if the shares
+     *                                  are not shares
+     */
+    public MfData part(int part, double[] shares) {
+        checkNotNull(shares, "shares");
+        if (part < 0 || part >= shares.length) {
+            throw new IllegalArgumentException("part=" + part + " (expected 0.." + (shares.length - 1) + ")");
+        }
+        ShareDeal.check(shares, part);
+        double before = 0;
+        for (int i = 0; i < part; i++) {
+            before += shares[i];
+        }
+        int from = (int) Math.round(before * size());
+        int to = part == shares.length - 1 ? size() : (int) Math.round((before + shares[part]) * size());
+        return range(from, Math.max(from, to));
+    }
+
+    private MfData range(int from, int to) {
         return new MfData(numRows, numCols, Arrays.copyOfRange(rows, from, to), Arrays.copyOfRange(cols, from, to),
                 Arrays.copyOfRange(values, from, to));
     }
@@ -139,7 +166,8 @@ public final class MfData {
         return order;
     }
 
-    private MfData select(int[] order, int from, int to) {
+    /** The entries {@code order[from .. to)} of this, in that order. */
+    MfData select(int[] order, int from, int to) {
         int n = to - from;
         int[] r = new int[n];
         int[] c = new int[n];

@@ -71,7 +71,7 @@ public final class MfTrainer implements AutoCloseable {
      */
     private final double[] trainedErrors;
     private final long[] trainedEntries;
-    /** Per thread, the columns of its next intent group under the intent schedule; made on first use. */
+    /** Per thread, the columns of its next intent group under the intent schedule; see {@link #withIntent}. */
     private ChunkColumns[] groupColumns;
     /** Clocks every worker ticks per intent epoch ({@link EpochClocks}); 0: as many as its chunks. */
     private int clocksPerEpoch;
@@ -212,17 +212,19 @@ public final class MfTrainer implements AutoCloseable {
         checkNotNull(scales, "scales");
         int[] ranks = ColumnBlocks.blockRanks(train.numCols(), shares, share,
                 col -> Partitioning.RANGE.home(colTable, col, shares));
-        MfData ordered = ColumnBlocks.ordered(new IntentSchedule(train, pool.threads(), batchSize), ranks,
-                (int) Math.min(Integer.MAX_VALUE, (long) batchSize * ColumnBlocks.WALK_BATCHES));
-        IntentSchedule schedule = new IntentSchedule(ordered, pool.threads(), batchSize);
-        if (groupColumns == null) {
+        MfData ordered = ColumnBlocks.ordered(new IntentSchedule(train, pool.threads(), batchSize, clocksPerEpoch),
+                ranks, (int) Math.min(Integer.MAX_VALUE, (long) batchSize * ColumnBlocks.WALK_BATCHES));
+        IntentSchedule schedule = new IntentSchedule(ordered, pool.threads(), batchSize, clocksPerEpoch);
+        int groupEntries = (int) Math.min(Integer.MAX_VALUE,
+                (long) schedule.chunkEntries() * IntentSchedule.CHUNKS_PER_INTENT);
+        // Made on first use, and again (between epochs) when a larger share has larger chunks.
+        if (groupColumns == null || groupColumns[0].maxEntries() < groupEntries) {
             groupColumns = new ChunkColumns[pool.threads()];
             for (int t = 0; t < groupColumns.length; t++) {
-                groupColumns[t] = new ChunkColumns(Math.toIntExact(colTable.rows()), (int) Math.min(Integer.MAX_VALUE,
-                        (long) schedule.chunkEntries() * IntentSchedule.CHUNKS_PER_INTENT));
+                groupColumns[t] = new ChunkColumns(Math.toIntExact(colTable.rows()), groupEntries);
             }
         }
-        int most = mostChunks(train);
+        int most = mostChunks(schedule);
         long[][] shareRows = new long[pool.threads()][];
         Arrays.setAll(shareRows, schedule::shareRows);
         return new SteppedEpoch() {
@@ -256,6 +258,11 @@ public final class MfTrainer implements AutoCloseable {
         };
     }
 
+    /** The training threads. */
+    int threads() {
+        return pool.threads();
+    }
+
     /**
      * The home node of each row's factor in a cluster of {@code nodes} nodes: where the row table
      * ({@link Partitioning#RANGE}, see {@link MfTables}) keeps it before anything moves.
@@ -267,9 +274,16 @@ public final class MfTrainer implements AutoCloseable {
         return row -> Partitioning.RANGE.home(rowTable, row, nodes);
     }
 
-    /** The most chunks a thread of this trainer has in an intent epoch over {@code train}. */
+    /**
+     * The most chunks a thread of this trainer has in an intent epoch over {@code train} by the
+     * rule of {@link IntentSchedule#chunkEntries()}: what the nodes of a cluster agree on at even
+     * shares ({@link #alignClocks}).
+     */
     public int mostChunks(MfData train) {
-        IntentSchedule schedule = new IntentSchedule(train, pool.threads(), batchSize);
+        return mostChunks(new IntentSchedule(train, pool.threads(), batchSize));
+    }
+
+    private int mostChunks(IntentSchedule schedule) {
         int most = 0;
         for (int t = 0; t < pool.threads(); t++) {
             most = Math.max(most, schedule.chunks(t));
@@ -279,8 +293,10 @@ public final class MfTrainer implements AutoCloseable {
 
     /**
      * Makes every worker tick {@code clocks} clocks per intent epoch, the cluster's most chunks of
-     * a thread ({@link EpochClocks#agree}): a thread with fewer ticks empty clocks at the end. Without
-     * it an epoch has the most chunks of this trainer's threads.
+     * a thread ({@link EpochClocks#agree}), and cuts the largest share of a thread into that many
+     * chunks whatever the node's share of the entries ({@link IntentSchedule}): a thread with fewer
+     * ticks empty clocks at the end. Without it (or with 0) an epoch has the most chunks of this
+     * trainer's threads by the rule.
      *
      * @throws IllegalArgumentException if {@code clocks} is negative
      */

@@ -3,9 +3,9 @@ package io.adaps.examples.w2v;
 import static io.adaps.examples.Checks.checkNotNull;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
+import io.adaps.examples.ShareDeal;
 import io.adaps.examples.SpeedShares;
 
 /**
@@ -16,20 +16,14 @@ import io.adaps.examples.SpeedShares;
  * deterministic choice that depends only on the corpus and {@code --max-lines}, so the held-out
  * loss of runs with different nodes, threads or techniques is computed on the same sentences. (The
  * Europarl lines mix their languages line by line, so the end of the file is as multilingual as
- * the rest.) The training sentences are dealt to the nodes by shares ({@link #share}), each node's
- * a sample of the whole corpus rather than a contiguous range: sentence {@code i} goes to the node
- * whose interval of the shares' cumulative sums holds {@code frac((i + 1) * phi)}, {@code phi} the
- * golden ratio's fractional part. That sequence spreads over {@code [0, 1)} more evenly than any
- * other (Weyl; Knuth, TAOCP vol. 3, 6.4), so every stretch of the corpus is dealt in about the
- * shares' proportions, and moving a share's bound by {@code d} moves only the sentences whose
- * numbers fall between the old and new bound, about {@code d} of them, when the shares follow the
- * nodes' speeds from epoch to epoch ({@link io.adaps.examples.SpeedShares}).
+ * the rest.) The training sentences are dealt to the nodes by shares ({@link #share}, {@link ShareDeal}),
+ * each node's a sample of the whole corpus rather than a contiguous range, so that moving a share's
+ * bound moves only a few sentences when the shares follow the nodes' speeds from epoch to epoch
+ * ({@link SpeedShares}).
  */
 final class CorpusSplit {
     /** The share of sentences held out, in percent. */
     static final int HELD_OUT_PERCENT = 2;
-    /** The fractional part of the golden ratio. */
-    private static final double PHI = 0.6180339887498949;
 
     private final List<int[]> sentences;
     private final int training;
@@ -96,39 +90,13 @@ final class CorpusSplit {
      *                                  negative or they do not sum to 1
      */
     int[][] share(int node, double[] shares) {
-        checkNotNull(shares, "shares");
-        if (node < 0 || node >= shares.length) {
-            throw new IllegalArgumentException("node=" + node + " (expected 0.." + (shares.length - 1) + ")");
-        }
-        double from = 0;
-        double sum = 0;
-        for (int i = 0; i < shares.length; i++) {
-            if (!(shares[i] >= 0)) {
-                throw new IllegalArgumentException("shares[" + i + "]=" + shares[i] + " (expected >= 0)");
-            }
-            if (i < node) {
-                from += shares[i];
-            }
-            sum += shares[i];
-        }
-        if (Math.abs(sum - 1) > 1e-9) {
-            throw new IllegalArgumentException("shares=" + Arrays.toString(shares) + " (expected a sum of 1)");
-        }
-        // The last node takes everything above its lower bound, so rounding loses no sentence.
-        double to = node == shares.length - 1 ? Double.POSITIVE_INFINITY : from + shares[node];
+        ShareDeal.check(shares, node);
         List<int[]> mine = new ArrayList<>();
         for (int i = 0; i < training; i++) {
-            double point = position(i);
-            if (point >= from && point < to) {
+            if (ShareDeal.nodeOf(i, shares) == node) {
                 mine.add(sentences.get(i));
             }
         }
         return mine.toArray(new int[0][]);
-    }
-
-    /** Where sentence {@code i} falls in {@code [0, 1)}: the fractional part of {@code (i + 1) * phi}. */
-    static double position(int i) {
-        double point = (i + 1) * PHI;
-        return point - Math.floor(point);
     }
 }

@@ -17,6 +17,7 @@ import io.adaps.api.ClusterException;
 import io.adaps.api.Consistency;
 import io.adaps.api.SamplingScheme;
 import io.adaps.api.Technique;
+import io.adaps.examples.BalanceOption;
 import io.adaps.examples.CheckpointOptions;
 import io.adaps.examples.ConsistencyOption;
 import io.adaps.examples.DataPart;
@@ -143,11 +144,8 @@ public final class W2vCommand implements Callable<Integer> {
     private PartOption partOption;
     private Consistency consistency;
 
-    @Option(names = "--balance", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "On a cluster, deal each epoch's sentences to the nodes in proportion to how fast each "
-                    + "trained the epoch before, so that a slower node does not hold the others back; "
-                    + "--no-balance keeps even shares (default: on).")
-    private boolean balance;
+    @Mixin
+    private BalanceOption balance;
 
     @Option(names = "--max-lines", paramLabel = "N",
             description = "Reads only the first N lines of the corpus (default: all).")
@@ -196,7 +194,7 @@ public final class W2vCommand implements Callable<Integer> {
                     printHeader(out, counts, split, node, chunks, chunkWords, loadSeconds);
                 }
                 new W2vRun(node, part, trainer, split, vocabulary, settings, Seeds.derive(seed, HELD_OUT_SEED, 0),
-                        out, checkpoints, balance).run(epochs);
+                        out, checkpoints, balance.balances()).run(epochs);
             }
             node.barrier();
             checkpoints.finish(node, out);
@@ -220,7 +218,7 @@ public final class W2vCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "training: %d node(s) x %d thread(s), %d chunks per thread and epoch (about %d words "
                         + "each at even shares%s), intent %d chunks ahead; technique %s, sampling %s, consistency %s%n",
                 node.clusterSize(), threads, chunks, chunkWords,
-                node.clusterSize() > 1 ? (balance ? "; shares by speed" : "; even shares") : "",
+                balance.describe(node.clusterSize()),
                 W2vWorker.LOOKAHEAD, technique, sampling, consistency);
         WordGroups groups = new WordGroups(vocabulary);
         out.printf(Locale.ROOT, "similarity: %d word groups with %d words in the vocabulary%n", groups.groups(),

@@ -8,7 +8,6 @@ import java.util.stream.IntStream;
 
 import io.adaps.api.AdaPS;
 import io.adaps.api.NodeMetrics;
-import io.adaps.api.StalenessMetrics;
 import io.adaps.examples.Checkpointing;
 import io.adaps.examples.DataPart;
 import io.adaps.examples.EpochCuts;
@@ -18,6 +17,7 @@ import io.adaps.examples.SpeedShares;
 import io.adaps.examples.ThreadCpu;
 import io.adaps.examples.mf.ClusterStats;
 import io.adaps.examples.mf.RunOutput;
+import io.adaps.examples.mf.SpeedRounds;
 import io.adaps.examples.mf.RunOutput.Accesses;
 import me.tongfei.progressbar.ProgressBar;
 
@@ -38,13 +38,11 @@ import me.tongfei.progressbar.ProgressBar;
  * every node reports its metrics.
  *
  * <p><b>Shares by speed</b> (on a cluster, unless turned off): each node adds to the epoch's
- * round how long it was busy training, the training's wall time less what its workers waited in
- * their clock bound for slower nodes, and every node then trains the next epoch's sentences in
- * the shares {@link SpeedShares} gives for those speeds ({@link CorpusSplit#share}), cut into the
- * same chunks per thread as before, so the clocks stay aligned. A run resumed from a checkpoint
- * reads the round before its epoch again ({@link ClusterStats#read}) and trains that epoch in the
- * same shares as the run it continues. Time spent at mid-epoch checkpoints' barriers counts as
- * busy, so with mid-epoch checkpoints a faster node's speed is underestimated.
+ * round its share and how long it was busy training ({@link SpeedShares#busySeconds}), and every
+ * node then trains the next epoch's sentences in the shares {@link SpeedRounds} gives for those
+ * speeds ({@link CorpusSplit#share}), cut into the same chunks per thread as before, so the clocks
+ * stay aligned. A run resumed from a checkpoint reads the rounds before its epoch again
+ * ({@link SpeedRounds#resume}) and trains that epoch in the same shares as the run it continues.
  */
 final class W2vRun {
     /** Name of the table through which the nodes add up their sums. */
@@ -61,13 +59,14 @@ final class W2vRun {
     private final SgnsSettings settings;
     private final long seed;
     private final ClusterStats stats;
+    private final SpeedRounds speeds;
     private final PrintWriter out;
     private final Checkpointing checkpoints;
     private final W2vEvaluator evaluator;
     private final WordGroups groups;
     private final int[] queries;
     private final boolean balances;
-    /** The shares of the cluster's nodes in the next epoch's sentences, when they follow speed. */
+    /** The shares of the cluster's nodes in the next epoch's sentences: even, or following their speeds. */
     private double[] shares;
 
     /**
@@ -89,12 +88,14 @@ final class W2vRun {
         this.settings = settings;
         this.seed = seed;
         this.stats = new ClusterStats(node, STATS_TABLE);
+        this.speeds = new SpeedRounds(stats);
         this.out = out;
         this.checkpoints = checkpoints;
         this.evaluator = new W2vEvaluator(node);
         this.groups = new WordGroups(vocabulary);
         this.queries = queries(vocabulary);
         this.balances = balance && node.clusterSize() > 1;
+        this.shares = SpeedShares.even(part.count());
     }
 
     /**
@@ -108,7 +109,7 @@ final class W2vRun {
         }
         EpochProgress at = checkpoints.start(node, trainer.steps(), out);
         if (balances && at.epoch() > 1) {
-            reschedule(stats.read(at.epoch() - 1));
+            reschedule(speeds.resume(at.epoch()));
         }
         if (at.epoch() == 1 && !at.begun()) {
             Report initial = evaluate(0, new W2vTrainer.Epoch(0, 0), new Accesses(0, 0), 0, 0);
@@ -141,12 +142,12 @@ final class W2vRun {
             }
             NodeMetrics after = node.metrics();
             Accesses accesses = Accesses.of(after).minus(Accesses.of(before));
-            double busySeconds = Math.max(0, trainingNanos
-                    - (double) (clockWaitNanos(after) - clockWaitNanos(before)) / trainer.threads()) / 1e9;
+            double busySeconds = SpeedShares.busySeconds(trainingNanos, before, after, trainer.threads());
             long evaluating = System.nanoTime();
             Report report = evaluate(epoch, trainer.trained(), accesses, trained, busySeconds);
+            double[] trainedShares = shares;
             if (balances && epoch < epochs) {
-                reschedule(report.round());
+                reschedule(speeds.next(report.round()));
             }
             if (reports()) {
                 ClusterStats.Round round = report.round();
@@ -156,7 +157,7 @@ final class W2vRun {
                         100 * round.localFraction(), (System.nanoTime() - evaluating) / 1e9, round.trainMean(),
                         round.testMean(), report.evaluation().similarity());
                 out.println("           neighbours: " + describeNeighbours(report.evaluation().neighbours()));
-                if (balances && epoch < epochs) {
+                if (shares != trainedShares) {
                     out.println("           shares of the next epoch's sentences, by speed: "
                             + SpeedShares.describe(shares));
                 }
@@ -190,24 +191,15 @@ final class W2vRun {
     }
 
     /**
-     * Trains the next epoch in the shares that follow the nodes' speeds in {@code round}: this
-     * node's share of the training sentences, cut into the steps of an epoch.
+     * Trains the next epoch in {@code next} shares: this node's share of the training sentences,
+     * cut into the steps of an epoch (unless the shares stay as they are).
      */
-    private void reschedule(ClusterStats.Round round) {
-        shares = SpeedShares.next(round.nodeTrained(), round.nodeBusySeconds());
-        trainer.reschedule(new ChunkSchedule(split.share(node.nodeId(), shares), trainer.threads(), trainer.steps()));
-    }
-
-    /**
-     * What the node's workers waited in their clock bound for slower workers, in all: the most of
-     * any table, since every table whose bound is the node's strictest counts the same waits.
-     */
-    private static long clockWaitNanos(NodeMetrics metrics) {
-        long most = 0;
-        for (StalenessMetrics table : metrics.staleness()) {
-            most = Math.max(most, table.clockWaitNanos());
+    private void reschedule(double[] next) {
+        if (Arrays.equals(next, shares)) {
+            return;
         }
-        return most;
+        shares = next;
+        trainer.reschedule(new ChunkSchedule(split.share(node.nodeId(), shares), trainer.threads(), trainer.steps()));
     }
 
     /** Node 0 evaluates and reports for the cluster. */
@@ -221,12 +213,12 @@ final class W2vRun {
      * {@code words} it trained and the seconds it was busy training them.
      */
     private Report evaluate(int round, W2vTrainer.Epoch trained, Accesses accesses, long words, double busySeconds) {
-        W2vEvaluator.Result part = evaluator.evaluatePart(split.heldOut(), node.nodeId(), node.clusterSize(),
+        W2vEvaluator.Result own = evaluator.evaluatePart(split.heldOut(), node.nodeId(), node.clusterSize(),
                 settings.window(), settings.negatives(), seed);
-        W2vEvaluator.Result evaluation = reports() ? evaluator.withScores(part, groups, queries, NEIGHBOURS) : part;
+        W2vEvaluator.Result evaluation = reports() ? evaluator.withScores(own, groups, queries, NEIGHBOURS) : own;
         ClusterStats.Round combined = stats.combine(round, new ClusterStats.NodeSums(trained.lossSum(),
                 trained.pairs(), evaluation.heldOutLoss(), evaluation.heldOutPairs(), accesses.local(),
-                accesses.remote(), words, busySeconds));
+                accesses.remote(), words, busySeconds, shares[part.index()]));
         return new Report(combined, evaluation);
     }
 

@@ -2,9 +2,13 @@ package io.adaps.examples.mf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+
+import io.adaps.examples.RandomShares;
+import io.adaps.examples.SpeedShares;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,23 +29,69 @@ class BlockPartitionTest {
 
     @Test
     void idsStayAtHomeWhereTheHomesAreEven() {
-        assertThat(BlockPartition.nearHomes(new long[] {3, 3, 3, 3, 0}, 2, id -> id % 2))
+        assertThat(BlockPartition.nearHomes(new long[] {3, 3, 3, 3, 0}, SpeedShares.even(2), id -> id % 2))
                 .containsExactly(0, 1, 0, 1, 0);
-        assertThat(BlockPartition.nearHomes(new long[] {5}, 4, id -> 3)).containsExactly(3);
+        assertThat(BlockPartition.nearHomes(new long[] {5}, SpeedShares.even(4), id -> 3)).containsExactly(3);
     }
 
     @Test
     void theHeaviestIdsThatFitTheirHomesExcessMoveToTheLightestPart() {
-        // All at home 0, share 16 of 31: 9 goes (excess 15), 7 stays (excess 6), 5 goes (excess 6),
+        // All at home 0, targets 16 and 15 of 31: 9 goes (excess 15), 7 stays (excess 6), 5 goes (excess 6),
         // 4, 3 and 3 stay (excess 1); ids without load stay home.
-        assertThat(BlockPartition.nearHomes(new long[] {3, 9, 4, 7, 5, 3, 0}, 2, id -> 0))
+        assertThat(BlockPartition.nearHomes(new long[] {3, 9, 4, 7, 5, 3, 0}, SpeedShares.even(2), id -> 0))
                 .containsExactly(0, 1, 0, 0, 1, 0, 0);
         // Three parts, share 7 of 21: the lightest part (the lowest of equal load) takes each id
         // that fits its room: 6 and 6 go, 5 stays (excess 2), 2 would overfill part 1 (6 of 7).
-        assertThat(BlockPartition.nearHomes(new long[] {6, 6, 5, 2, 1, 1}, 3, id -> 0))
+        assertThat(BlockPartition.nearHomes(new long[] {6, 6, 5, 2, 1, 1}, SpeedShares.even(3), id -> 0))
                 .containsExactly(1, 2, 0, 0, 1, 2);
-        assertThatThrownBy(() -> BlockPartition.nearHomes(new long[] {1, 1}, 2, id -> id - 1))
+        assertThatThrownBy(() -> BlockPartition.nearHomes(new long[] {1, 1}, SpeedShares.even(2), id -> id - 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("home(0)=-1 (expected 0..1)");
+    }
+
+    @Test
+    void targetsAreTheSharesOfTheTotalInWholeUnitsByLargestRemainders() {
+        assertThat(BlockPartition.targets(31, SpeedShares.even(2))).containsExactly(16, 15);
+        assertThat(BlockPartition.targets(21, SpeedShares.even(3))).containsExactly(7, 7, 7);
+        // The last of even shares of 3 is a hair larger (it takes in the rounding to 2^-20): it gets the unit left.
+        assertThat(BlockPartition.targets(22, SpeedShares.even(3))).containsExactly(7, 7, 8);
+        assertThat(BlockPartition.targets(10, new double[] {0.25, 0.75})).containsExactly(3, 7);
+        assertThat(BlockPartition.targets(0, SpeedShares.even(4))).containsExactly(0, 0, 0, 0);
+    }
+
+    @Test
+    void idsMoveFromHomeUntilEachPartHasItsShare() {
+        // All at home 0, targets 8 and 23 (7.75 and 23.25 by largest remainders): 9, 7 and 5 go to part 1
+        // (part 0's excess 23, then 14, then 7), 4, 3 and 3 stay (excess 2).
+        assertThat(BlockPartition.nearHomes(new long[] {3, 9, 4, 7, 5, 3, 0}, new double[] {0.25, 0.75}, id -> 0))
+                .containsExactly(0, 1, 0, 1, 1, 0, 0);
+    }
+
+    @Test
+    void sharedRowsAndBalancedRowsFollowTheShares() {
+        MfData sampled = new SyntheticMatrix(SPEC).sample();
+        float[] numbers = new float[sampled.size()];
+        for (int i = 0; i < numbers.length; i++) {
+            numbers[i] = i;
+        }
+        MfData data = new MfData(SPEC.rows(), SPEC.cols(), sampled.rows(), sampled.cols(), numbers);
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int trial = 0; trial < 10; trial++) {
+            int nodes = 2 + random.nextInt(3);
+            double[] shares = RandomShares.of(random, nodes);
+            BlockPartition partition = BlockPartition.sharingHotRows(data, shares, row -> row % nodes);
+            int[] dealt = new int[data.size()];
+            for (int node = 0; node < nodes; node++) {
+                MfData shard = partition.shard(data, node);
+                // Whole rows move, each under 1/128 of the entries: the shares are met to within two.
+                assertThat((double) shard.size()).as("seed %d, shares %s, node %d", seed, Arrays.toString(shares),
+                        node).isCloseTo(shares[node] * data.size(), within(2.0 * data.size() / 128));
+                for (float number : shard.values()) {
+                    dealt[(int) number]++;
+                }
+            }
+            assertThat(dealt).as("seed %d: every entry dealt once", seed).containsOnly(1);
+        }
     }
 
     @ParameterizedTest(name = "seed {0}")
@@ -59,7 +109,7 @@ class BlockPartitionTest {
         for (int id = 0; id < loads.length; id += 3) {
             homes[id] = 0;
         }
-        int[] partOf = BlockPartition.nearHomes(loads, parts, id -> homes[id]);
+        int[] partOf = BlockPartition.nearHomes(loads, SpeedShares.even(parts), id -> homes[id]);
         long[] homeLoads = new long[parts];
         long[] partLoads = new long[parts];
         long moved = 0;
@@ -70,13 +120,13 @@ class BlockPartitionTest {
             moved += partOf[id] == homes[id] ? 0 : loads[id];
             total += loads[id];
         }
-        long share = (total + parts - 1) / parts;
+        long[] targets = BlockPartition.targets(total, SpeedShares.even(parts));
         long excess = 0;
         for (int part = 0; part < parts; part++) {
-            excess += Math.max(0, homeLoads[part] - share);
+            excess += Math.max(0, homeLoads[part] - targets[part]);
             // Ids of load 1 are plenty: every part ends within a few entries of the share.
             assertThat(partLoads[part]).as("seed %d, part %d of %d", seed, part, parts)
-                    .isBetween(share - parts, share);
+                    .isBetween(total / parts - parts, total / parts + 1);
         }
         assertThat(moved).as("seed %d: entries moved, the homes' excess", seed).isEqualTo(excess);
     }
@@ -129,7 +179,7 @@ class BlockPartitionTest {
     @Test
     void theHottestRowsAreSharedAndTheirEntriesDealtToEveryNode() {
         MfData data = new SyntheticMatrix(SPEC).sample();
-        BlockPartition partition = BlockPartition.sharingHotRows(data, 3, row -> row % 3);
+        BlockPartition partition = BlockPartition.sharingHotRows(data, SpeedShares.even(3), row -> row % 3);
         long[] rowEntries = new long[SPEC.rows()];
         for (int row : data.rows()) {
             rowEntries[row]++;
@@ -157,12 +207,12 @@ class BlockPartitionTest {
             }
         }
         assertThat(total).isEqualTo(data.size());
-        // Entry i of a shared row goes to node i mod 3: a third each, to within one per row.
+        // The shared rows' entries are dealt by even shares (ShareDeal): a third each, within a few per row.
         long all = sharedEntries[0] + sharedEntries[1] + sharedEntries[2];
         for (long entries : sharedEntries) {
             assertThat(entries).isBetween(all / 3 - 60, all / 3 + 60);
         }
-        assertThat(BlockPartition.sharingHotRows(data, 1, row -> 0).shard(data, 0).values())
+        assertThat(BlockPartition.sharingHotRows(data, SpeedShares.even(1), row -> 0).shard(data, 0).values())
                 .containsExactly(data.values());
     }
 
@@ -180,9 +230,9 @@ class BlockPartitionTest {
         MfData data = new SyntheticMatrix(SPEC).sample();
         assertThatThrownBy(() -> BlockPartition.balanced(data, 0))
                 .hasMessage("nodes=0 (expected > 0)");
-        assertThatThrownBy(() -> BlockPartition.sharingHotRows(data, -1, row -> 0))
-                .hasMessage("nodes=-1 (expected > 0)");
-        assertThatThrownBy(() -> BlockPartition.sharingHotRows(data, 2, row -> row % 3))
+        assertThatThrownBy(() -> BlockPartition.sharingHotRows(data, new double[] {0.5, 0.6}, row -> 0))
+                .hasMessage("shares=[0.5, 0.6] (expected a sum of 1)");
+        assertThatThrownBy(() -> BlockPartition.sharingHotRows(data, SpeedShares.even(2), row -> row % 3))
                 .hasMessage("home(2)=2 (expected 0..1)");
         BlockPartition partition = BlockPartition.balanced(data, 2);
         assertThatThrownBy(() -> partition.shard(data, 2)).hasMessage("node=2 (expected 0..1)");

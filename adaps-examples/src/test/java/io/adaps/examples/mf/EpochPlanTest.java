@@ -2,6 +2,9 @@ package io.adaps.examples.mf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.adaps.examples.SpeedShares;
 
 import io.adaps.api.Technique;
 import org.junit.jupiter.api.Test;
@@ -63,7 +66,7 @@ class EpochPlanTest {
 
     @Test
     void adaptiveAndReplicatingTechniquesSignalIntentOnTheNodesRowsAndShareTheHottest() {
-        BlockPartition partition = BlockPartition.sharingHotRows(DATA.train(), 2, row -> row % 2);
+        BlockPartition partition = BlockPartition.sharingHotRows(DATA.train(), SpeedShares.even(2), row -> row % 2);
         for (Technique technique : new Technique[] {Technique.ADAPTIVE, Technique.REPLICATION_ONLY,
                 Technique.FULL_REPLICATION}) {
             for (int node = 0; node < 2; node++) {
@@ -132,6 +135,31 @@ class EpochPlanTest {
                 }
             }
         }
+    }
+
+    @Test
+    void plansByShareDealEveryEntryToOneNodeInTheShares() {
+        double[] shares = {0.7, 0.3};
+        for (Technique technique : new Technique[] {Technique.STATIC, Technique.ADAPTIVE}) {
+            int dealt = 0;
+            for (int node = 0; node < 2; node++) {
+                EpochPlan plan = EpochPlan.byShares(technique, Schedule.defaultFor(technique), DATA, node, 2,
+                        row -> row % 2, 11).apply(shares);
+                assertThat(plan.dealsByShares()).isTrue();
+                // Whole rows move: the shares are met to within a row or two of this small matrix.
+                assertThat((double) plan.train().size()).as("%s, node %d", technique, node)
+                        .isCloseTo(shares[node] * DATA.train().size(), within(0.05 * DATA.train().size()));
+                dealt += plan.train().size();
+            }
+            assertThat(dealt).isEqualTo(DATA.train().size());
+        }
+        EpochPlan blocked = EpochPlan.byShares(Technique.ADAPTIVE, Schedule.BLOCKED, DATA, 0, 2, row -> row % 2, 11)
+                .apply(shares);
+        assertThat(blocked.dealsByShares()).isFalse();
+        assertThat(blocked.train().values()).containsExactly(
+                EpochPlan.of(Technique.ADAPTIVE, Schedule.BLOCKED, DATA, 0, 2, row -> row % 2, 11).train().values());
+        assertThatThrownBy(() -> EpochPlan.byShares(Technique.ADAPTIVE, Schedule.HOGWILD, DATA, 0, 2, row -> row % 2,
+                11).apply(new double[] {1})).hasMessage("shares.length=1 (expected 2, the nodes)");
     }
 
     @Test

@@ -24,6 +24,35 @@ class IntentScheduleTest {
         return new MfData(sampled.numRows(), sampled.numCols(), sampled.rows(), sampled.cols(), values);
     }
 
+    @Test
+    void aNumberOfChunksCutsTheLargestShareOfAThreadIntoAboutThatManyAndNoShareIntoMore() {
+        MfData entries = numberedEntries();
+        for (int chunks : new int[] {1, 3, 7, 64}) {
+            for (int threads = 1; threads <= 3; threads++) {
+                for (double share : new double[] {0.2, 0.5, 1}) {
+                    MfData part = entries.part(0, new double[] {share, 1 - share});
+                    IntentSchedule schedule = new IntentSchedule(part, threads, 16, chunks);
+                    int most = 0;
+                    int trained = 0;
+                    int largest = 0;
+                    for (int thread = 0; thread < threads; thread++) {
+                        most = Math.max(most, schedule.chunks(thread));
+                        largest = Math.max(largest, ShardPool.shareStart(thread + 1, part.size(), threads)
+                                - ShardPool.shareStart(thread, part.size(), threads));
+                        for (int chunk = 0; chunk < schedule.chunks(thread); chunk++) {
+                            trained += schedule.chunkTo(thread, chunk) - schedule.chunkFrom(thread, chunk);
+                        }
+                    }
+                    // Chunks of ceil(largest / chunks) entries: as many, or fewer where that rounding adds up.
+                    assertThat(most).as("%d chunks, %d threads, share %s", chunks, threads, share)
+                            .isBetween(chunks - 1 - chunks * chunks / largest, chunks);
+                    assertThat(trained).isEqualTo(part.size());
+                }
+            }
+        }
+        assertThatThrownBy(() -> new IntentSchedule(entries, 1, 16, -1)).hasMessage("chunks=-1 (expected >= 0)");
+    }
+
     @ParameterizedTest(name = "{0} nodes x {1} threads, batches of {2}")
     @CsvSource({"1, 1, 1024", "2, 1, 16", "2, 3, 7", "3, 2, 100", "4, 4, 1000000", "1, 2, 1", "2, 3, 2"})
     void theChunksOfAllThreadsOfAllNodesTrainEveryEntryExactlyOnce(int nodes, int threads, int batch) {

@@ -79,6 +79,26 @@ class MfDataTest {
     }
 
     @Test
+    void partsByShareCutTheEntriesInTheSharesProportionsInOrder() {
+        MfData data = numbered(1000);
+        double[] shares = {0.125, 0.5, 0.375};
+        List<Integer> joined = new ArrayList<>();
+        int[] sizes = new int[3];
+        for (int part = 0; part < 3; part++) {
+            MfData piece = data.part(part, shares);
+            sizes[part] = piece.size();
+            joined.addAll(entryIds(piece));
+        }
+        assertThat(sizes).containsExactly(125, 500, 375);
+        assertThat(joined).isEqualTo(entryIds(data));
+        assertThat(entryIds(data.part(1, new double[] {0, 1}))).isEqualTo(entryIds(data));
+        assertThat(data.part(0, new double[] {0, 1}).size()).isZero();
+        assertThatThrownBy(() -> data.part(2, new double[] {0.5, 0.5})).hasMessage("part=2 (expected 0..1)");
+        assertThatThrownBy(() -> data.part(0, new double[] {0.5, 0.6}))
+                .hasMessage("shares=[0.5, 0.6] (expected a sum of 1)");
+    }
+
+    @Test
     void refusesInconsistentEntries() {
         assertThatThrownBy(() -> new MfData(0, 5, new int[0], new int[0], new float[0]))
                 .hasMessage("numRows=0 (expected > 0)");

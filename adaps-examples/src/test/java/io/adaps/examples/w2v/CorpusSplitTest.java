@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 
-import io.adaps.examples.SpeedShares;
+import io.adaps.examples.RandomShares;
 import org.junit.jupiter.api.Test;
 
 class CorpusSplitTest {
@@ -63,8 +63,7 @@ class CorpusSplitTest {
         SplittableRandom random = new SplittableRandom(seed);
         for (int trial = 0; trial < 50; trial++) {
             int nodes = 1 + random.nextInt(5);
-            double[] shares = SpeedShares.next(random.longs(nodes, 1, 1000).toArray(),
-                    random.doubles(nodes, 0.1, 10).toArray());
+            double[] shares = RandomShares.of(random, nodes);
             int[] seen = new int[split.trainingSentences()];
             for (int node = 0; node < nodes; node++) {
                 int[][] share = split.share(node, shares);

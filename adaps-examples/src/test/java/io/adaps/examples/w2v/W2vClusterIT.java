@@ -31,7 +31,7 @@ class W2vClusterIT {
         assertThat(output).containsPattern("\\[node 0] training: 2 node\\(s\\) x 1 thread\\(s\\), \\d+ chunks per thread "
                 + "and epoch \\(about " + ChunkSchedule.DEFAULT_CHUNK_WORDS + " words each at even shares; shares by speed\\), "
                 + "intent 2 chunks ahead; technique ADAPTIVE, sampling PRELOCALIZE, consistency essp:4");
-        // Every epoch but the last is followed by the next one's shares, which follow the nodes' speeds.
+        // Shares that follow the nodes' speeds are printed when they move (after epoch 2 at the earliest).
         Matcher shares = Pattern.compile("\\[node 0]  +shares of the next epoch's sentences, by speed: "
                 + "(\\d+\\.\\d)% / (\\d+\\.\\d)%").matcher(output);
         int lines = 0;
@@ -40,7 +40,7 @@ class W2vClusterIT {
             double sum = Double.parseDouble(shares.group(1)) + Double.parseDouble(shares.group(2));
             assertThat(sum).isBetween(99.9, 100.1);
         }
-        assertThat(lines).isEqualTo(EPOCHS - 1);
+        assertThat(lines).isLessThanOrEqualTo(EPOCHS - 2);
         double[] local = assertLearns(output);
         assertThat(local[EPOCHS]).isGreaterThan(0.35);
         for (int node = 0; node < 2; node++) {

@@ -16,11 +16,14 @@ import io.adaps.examples.RestartRuns;
 /**
  * Shares by speed across a crash: {@code w2v} on two JVMs with periodic checkpoints, killed once
  * the newest checkpoint is cut in the middle of epoch 2 or later, when the nodes train shares that
- * the speeds of the epoch before set. The launcher ({@code --restarts 1}) starts both again with
+ * the speeds of the epochs before set. The launcher ({@code --restarts 1}) starts both again with
  * {@code --resume}, and the restarted nodes must train the rest of the cut epoch in the same shares
- * (computed again from the round the checkpoint holds): then the words trained before the cut
+ * (computed again from the rounds the checkpoint holds): then the words trained before the cut
  * and after it add up to the corpus's training words, none twice, none left out. Shares computed
- * afresh (even ones, or other speeds) would cut the remaining chunks from other sentences.
+ * afresh (even ones, or other speeds) would cut the remaining chunks from other sentences. Whether
+ * the shares moved before the cut depends on how the two processors ran (they move only for a
+ * difference of 22% or more); {@code SpeedRoundsTest} checks that a resumed run computes the shares
+ * it continues with from the rounds it reads again.
  */
 class W2vRestartIT {
     private static final int EPOCHS = 6;
@@ -41,11 +44,8 @@ class W2vRestartIT {
         int epoch = run.epoch();
         assertThat(epoch).isGreaterThanOrEqualTo(2);
         long beforeCut = run.beforeCut();
-        String beforeRestart = run.beforeRestart();
         String afterRestart = run.afterRestart();
         long words = Long.parseLong(line(output, "training: \\d+ sentences, (\\d+) words").group(1));
-        // The shares had moved from even before the cut epoch.
-        assertThat(beforeRestart).containsPattern("shares of the next epoch's sentences, by speed: ");
         assertThat(beforeCut).isPositive().isLessThan(words);
         assertThat(RestartRuns.entries(afterRestart, epoch)).as(afterRestart).containsExactly(words - beforeCut);
         for (int e = epoch + 1; e <= EPOCHS; e++) {
