@@ -35,10 +35,10 @@ import io.adaps.api.StalenessMetrics;
  * difference had put them, 53% / 47%, since moving back half way never gained enough.) How long the
  * speeds are measured over is the caller's: {@code SpeedRounds} of the examples.
  *
- * <p>The shares depend only on each node's share, what it trained in one epoch and how long it
- * was busy, so every node computes the same shares from the same figures (one round of
- * {@code ClusterStats}), and a run resumed from a checkpoint computes them again from that round,
- * which the checkpoint holds. Shares are multiples of {@code 2^-20} (the last node's the rest), so
+ * <p>The shares depend only on each node's share, what it trained and how long it was busy, so
+ * every node computes the same shares from the same figures (rounds of {@code ClusterStats}), and
+ * a run resumed from a checkpoint computes them again from those rounds, which the checkpoint
+ * holds. Shares are multiples of {@code 2^-20} (the last node's the rest), so
  * that a round's floats hold them exactly. No share falls below {@link #MIN_SHARE_OF_EVEN} of an
  * even one: a node stalled for an epoch (a long collection, a busy neighbour) keeps some data and so
  * goes on being measured. Without figures from every node (a node that trained nothing) the shares

@@ -140,6 +140,7 @@ class SpeedSharesTest {
                 .hasMessage("trained.length=2, busySeconds.length=1 (expected 2, shares.length)");
         assertThatThrownBy(() -> SpeedShares.next(new double[] {0.5, 0.6}, new long[2], new double[2]))
                 .hasMessage("shares=[0.5, 0.6] (expected a sum of 1)");
-        assertThatThrownBy(() -> SpeedShares.next(HALVES, null, new double[2])).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> SpeedShares.next(HALVES, null, new double[2]))
+                .isInstanceOf(NullPointerException.class);
     }
 }

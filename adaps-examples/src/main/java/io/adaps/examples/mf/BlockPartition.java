@@ -17,7 +17,8 @@ import io.adaps.examples.SpeedShares;
  *
  * <p>The schedules with intents ({@link #sharingHotRows}) share the hottest rows instead: the
  * entries of a row that holds more than {@link #HOT_ROW_SHARE} of the training entries are dealt to
- * every node ({@link ShareDeal}, in the nodes' shares of the entries), and its factor is then used by all of them (replicated under
+ * every node ({@link ShareDeal}, in the nodes' shares of the entries), and its factor is then
+ * used by all of them (replicated under
  * {@link io.adaps.api.Technique#ADAPTIVE}). A node that trained every entry of a hot row pulled the
  * columns that row shares with the other nodes' rows towards it between two synchronizations, and
  * the model settled above the single node's error: on zipf 1.5 data, whose hottest row holds 39% of

@@ -87,7 +87,8 @@ public final class ClusterStats {
 
     /** The table {@code table}: a row per node for each of {@value #ROUNDS_KEPT} rounds in turn. */
     public static TableSpec spec(String table) {
-        return TableSpec.of(table, (long) ROUNDS_KEPT * EpochClocks.MAX_NODES, SUMS).withUpdateRule(UpdateRules.assign())
+        return TableSpec.of(table, (long) ROUNDS_KEPT * EpochClocks.MAX_NODES, SUMS)
+                .withUpdateRule(UpdateRules.assign())
                 .withConsistency(Consistency.asp());
     }
 

@@ -213,7 +213,8 @@ public final class MfCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "model: rank %d, lr %s, reg %s, %d epoch(s), seed %d%n", rank, learningRate,
                         regularization, epochs, seed);
                 out.printf(Locale.ROOT,
-                        "training: %d node(s) x %d thread(s), batches of %d entries; technique %s, consistency %s, %s%s; %s%n",
+                        "training: %d node(s) x %d thread(s), batches of %d entries; technique %s, "
+                                + "consistency %s, %s%s; %s%n",
                         node.clusterSize(), threads, batch, technique, consistency, plan.describe(),
                         plan.dealsByShares() ? balance.describe(node.clusterSize()) : "", plan.scales());
                 out.printf(Locale.ROOT, "entries: %d train, %d test, of a %d x %d matrix (%.2f s to load)%n",

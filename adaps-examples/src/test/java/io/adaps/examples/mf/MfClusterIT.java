@@ -75,7 +75,8 @@ class MfClusterIT {
                 + "intent signals for its rows per epoch and its columns per 2 chunks of 256 batches (at least 4 "
                 + "chunks per thread), each 64 batches' entries by 8 blocks of columns");
         assertThat(output).containsPattern("\\[node 0] training: .* per 2 chunks of 256 batches \\(at least 4 chunks per "
-                + "thread\\), each 64 batches' entries by 8 blocks of columns; shares by speed; steps of \\d+ rows and \\d+ columns above 1/4096 of the entries and the mean scaled by "
+                + "thread\\), each 64 batches' entries by 8 blocks of columns; shares by speed; steps of \\d+ rows and \\d+ "
+                + "columns above 1/4096 of the entries and the mean scaled by "
                 + "their frequency\\R");
         assertConverges(output);
         // Node 0, and only node 0, prints a machine-readable line per epoch.

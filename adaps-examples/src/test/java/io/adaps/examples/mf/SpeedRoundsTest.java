@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class SpeedRoundsTest {
     private static final double[] HALVES = {0.5, 0.5};
 
-    /** Node 0 trained {@code trained} units in {@code busy} s and node 1 as many in {@code slower} times that, in halves. */
+    /** Node 0 trained 1,000 units in {@code busy} s and node 1 as many in {@code slower} times that, in halves. */
     private static ClusterStats.NodeSums sums(int node, double busy, double slower) {
         return new ClusterStats.NodeSums(1, 1, 1, 1, 0, 0, 1000, node == 0 ? busy : busy * slower, 0.5);
     }
