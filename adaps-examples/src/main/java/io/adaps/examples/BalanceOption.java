@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 public final class BalanceOption {
     @Option(names = "--balance", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "On a cluster, deal each epoch's training data to the nodes by how fast each trained the "
-                    + "epochs before (once they measured a second, when a node is 22% or more slower), so that a "
+                    + "epochs before (once they measured a second, when a node is 22%% or more slower), so that a "
                     + "slower node does not hold the others back; --no-balance keeps even shares (default: on).")
     private boolean balance;
 
