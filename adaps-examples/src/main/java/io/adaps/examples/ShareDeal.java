@@ -58,6 +58,9 @@ public final class ShareDeal {
      */
     public static double[] check(double[] shares, int node) {
         checkNotNull(shares, "shares");
+        if (shares.length == 0) {
+            throw new IllegalArgumentException("shares.length=0 (expected one share per node)");
+        }
         if (node < 0 || node >= shares.length) {
             throw new IllegalArgumentException("node=" + node + " (expected 0.." + (shares.length - 1) + ")");
         }

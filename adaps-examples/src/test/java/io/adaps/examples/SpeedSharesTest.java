@@ -135,7 +135,7 @@ class SpeedSharesTest {
     void refusesFiguresThatAreNotOnePerNode() {
         assertThatThrownBy(() -> SpeedShares.even(0)).hasMessage("nodes=0 (expected > 0)");
         assertThatThrownBy(() -> SpeedShares.next(new double[0], new long[0], new double[0]))
-                .hasMessage("node=0 (expected 0..-1)");
+                .hasMessage("shares.length=0 (expected one share per node)");
         assertThatThrownBy(() -> SpeedShares.next(HALVES, new long[2], new double[1]))
                 .hasMessage("trained.length=2, busySeconds.length=1 (expected 2, shares.length)");
         assertThatThrownBy(() -> SpeedShares.next(new double[] {0.5, 0.6}, new long[2], new double[2]))

@@ -163,7 +163,7 @@ final class MfRun {
                                 + "train RMSE %.4f, test RMSE %.4f%n", epoch, seconds,
                         result.trained() / seconds / 1e6, 100 * result.localFraction(),
                         (System.nanoTime() - evaluating) / 1e9, result.trainRmse(), result.testRmse());
-                if (shares != trainedShares) {
+                if (!Arrays.equals(shares, trainedShares)) {
                     out.println("           shares of the next epoch's entries, by speed: "
                             + SpeedShares.describe(shares));
                 }
@@ -213,8 +213,8 @@ final class MfRun {
     /**
      * Evaluates the model on the test entries and combines the figures of round {@code round}: the
      * squared errors of {@code trainEntries} training entries, the training's {@code accesses} and
-     * the entries it {@code trained} in {@code busySeconds}. After an epoch the training figures are those of its steps
-     * (the error of each entry before its step), which cost nothing; evaluating the model on every
+     * the entries it {@code trained} in {@code busySeconds}. After an epoch the training figures are
+     * those of its steps (the error of each entry before its step), which cost nothing; evaluating the model on every
      * training entry again took node 0 0.13-0.19 s after each epoch of 0.3-0.45 s, the test entries
      * alone 0.02-0.03 s (2 nodes, the default data), so only the initial model is evaluated that way.
      */

@@ -157,7 +157,7 @@ final class W2vRun {
                         100 * round.localFraction(), (System.nanoTime() - evaluating) / 1e9, round.trainMean(),
                         round.testMean(), report.evaluation().similarity());
                 out.println("           neighbours: " + describeNeighbours(report.evaluation().neighbours()));
-                if (shares != trainedShares) {
+                if (!Arrays.equals(shares, trainedShares)) {
                     out.println("           shares of the next epoch's sentences, by speed: "
                             + SpeedShares.describe(shares));
                 }

@@ -54,11 +54,7 @@ class CorpusSplitTest {
 
     @Test
     void sharesDealEveryTrainingSentenceToExactlyOneNodeInTheirProportions() {
-        List<int[]> sentences = new ArrayList<>();
-        for (int s = 0; s < 5000; s++) {
-            sentences.add(new int[] {s});
-        }
-        CorpusSplit split = new CorpusSplit(sentences);
+        CorpusSplit split = new CorpusSplit(numbered(5000));
         long seed = new SplittableRandom().nextLong();
         SplittableRandom random = new SplittableRandom(seed);
         for (int trial = 0; trial < 50; trial++) {
@@ -79,11 +75,7 @@ class CorpusSplitTest {
 
     @Test
     void movingASharesBoundMovesOnlyTheSentencesBetweenTheOldAndNewBound() {
-        List<int[]> sentences = new ArrayList<>();
-        for (int s = 0; s < 10_000; s++) {
-            sentences.add(new int[] {s});
-        }
-        CorpusSplit split = new CorpusSplit(sentences);
+        CorpusSplit split = new CorpusSplit(numbered(10_000));
         int[][] before = split.share(0, new double[] {0.5, 0.5});
         int[][] after = split.share(0, new double[] {0.6, 0.4});
         // Node 0 keeps every sentence it had and gains about a tenth of the corpus.
@@ -136,5 +128,14 @@ class CorpusSplitTest {
         List<int[]> sentences = new ArrayList<>();
         corpus.forEachSentence(vocabulary, sentences::add);
         return sentences;
+    }
+
+    /** Sentences of one word each, sentence {@code s} the word {@code s}. */
+    private static List<int[]> numbered(int sentences) {
+        List<int[]> numbered = new ArrayList<>();
+        for (int s = 0; s < sentences; s++) {
+            numbered.add(new int[] {s});
+        }
+        return numbered;
     }
 }
