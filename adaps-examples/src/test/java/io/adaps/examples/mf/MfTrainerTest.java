@@ -33,8 +33,10 @@ class MfTrainerTest {
             assertThat(trainer.rmse(data.test())).isLessThan(1.2 * NOISE);
             assertThat(trainer.rmse(data.train())).isLessThan(1.2 * NOISE);
             assertThat(lastEpochLoss).isLessThan(firstEpochLoss / 2);
-            // A batch pushes each distinct row and column once: fewer than two pushes per entry.
-            assertThat(node.metrics().localPushes()).isPositive().isLessThan(2L * 9 * data.train().size());
+            // An entry stepped in place pushes its row and column; a batch on copies pushes each of its
+            // distinct rows and columns once: at most two pushes per entry, exactly two when no two
+            // threads ever met on a row (issue 13's CI run of the 29th session saw that).
+            assertThat(node.metrics().localPushes()).isPositive().isLessThanOrEqualTo(2L * 9 * data.train().size());
         }
     }
 
