@@ -117,8 +117,8 @@ public final class MfSgdKernel {
         this.repeated = new int[batchSize];
         this.rowBatch = new RowBatch(rowFactors, (int) Math.min(batchSize, rowFactors.table().rows()));
         this.colBatch = new RowBatch(colFactors, (int) Math.min(batchSize, colFactors.table().rows()));
-        this.evaluationRows = new RowBatch(rowFactors, evaluationCapacity(batchSize, rowFactors));
-        this.evaluationCols = new RowBatch(colFactors, evaluationCapacity(batchSize, colFactors));
+        this.evaluationRows = RowBatch.forReads(rowFactors, evaluationCapacity(batchSize, rowFactors));
+        this.evaluationCols = RowBatch.forReads(colFactors, evaluationCapacity(batchSize, colFactors));
         this.evaluationRowRoom = evaluationRoom(batchSize, rowFactors);
         this.evaluationColRoom = evaluationRoom(batchSize, colFactors);
     }

@@ -27,7 +27,15 @@ import io.adaps.api.Worker;
  * <p>A row's place in the batch is found through a direct index over the table's rows (4 bytes per
  * row, no hashing), sized for the tables of these examples (matrix rows and columns, a
  * vocabulary). Used by the {@code mf} and {@code w2v} examples. Belongs to the thread of its
- * worker; allocates nothing after its first {@link #keepPulledValues}.
+ * worker; allocates nothing after its construction.
+ *
+ * <p>Why both sides are allocated with the batch, not at its first {@link #keepPulledValues}: a
+ * batch is made before training, and what is allocated then is in the old generation once the run
+ * has collected its set-up garbage ({@code SetupGarbage}). Allocated in the first epoch, w2v's sides
+ * (73 MB on a node of a 2-node cluster, whose two chunks' batches alternate) went into the young
+ * generation and were copied out of it by the first epoch's collections: 0.6-0.8 s of the serial
+ * collector on a node pinned to one core (its pages first touched then), which a single node, with
+ * less garbage per epoch, put off past its last epoch.
  */
 public final class RowBatch {
     private static final int ABSENT = -1;
@@ -45,16 +53,30 @@ public final class RowBatch {
     private int side;
     /**
      * The free side, laid out like {@link #values}: the values as pulled once they are
-     * {@link #keepPulledValues kept}, turned into the batch's steps when they are pushed. Both sides
-     * are allocated when values are first kept: a batch that only pulls (an evaluation's) needs none.
+     * {@link #keepPulledValues kept}, turned into the batch's steps when they are pushed; {@code null}
+     * in a batch that only pulls ({@link #forReads}, an evaluation's).
      */
     private float[] updates;
+    /** Whether the values were {@link #keepPulledValues kept} since the last push. */
+    private boolean kept;
     private int size;
     /** Slots whose values are here or being pulled; the rows from here on are still to pull. */
     private int pulled;
 
-    /** A batch of up to {@code capacity} distinct rows of {@code view}'s table. */
+    /** A batch of up to {@code capacity} distinct rows of {@code view}'s table, to step and push. */
     public RowBatch(TableView view, int capacity) {
+        this(view, capacity, true);
+    }
+
+    /**
+     * A batch of up to {@code capacity} distinct rows of {@code view}'s table that only pulls: it
+     * cannot {@link #keepPulledValues keep} values or push steps, and holds no update sides.
+     */
+    public static RowBatch forReads(TableView view, int capacity) {
+        return new RowBatch(view, capacity, false);
+    }
+
+    private RowBatch(TableView view, int capacity, boolean steps) {
         this.view = view;
         this.worker = view.worker();
         this.valueLength = view.table().valueLength();
@@ -62,6 +84,11 @@ public final class RowBatch {
         Arrays.fill(slotOfRow, ABSENT);
         this.ids = new long[capacity];
         this.values = new float[capacity * valueLength];
+        if (steps) {
+            updateSides[0] = new float[values.length];
+            updateSides[1] = new float[values.length];
+            updates = updateSides[0];
+        }
     }
 
     /** Adds {@code row} to the batch unless it is in it already; returns its value's offset. */
@@ -98,11 +125,10 @@ public final class RowBatch {
     /** Remembers {@link #values} as pulled: call when every pull of the batch is complete, before any step. */
     public void keepPulledValues() {
         if (updates == null) {
-            updateSides[0] = new float[values.length];
-            updateSides[1] = new float[values.length];
-            updates = updateSides[0];
+            throw new IllegalStateException("keepPulledValues on a batch for reads (forReads): it keeps no values");
         }
         System.arraycopy(values, 0, updates, 0, size * valueLength);
+        kept = true;
     }
 
     /**
@@ -128,7 +154,7 @@ public final class RowBatch {
             throw new IllegalArgumentException("next=" + next.view.table().name() + " (expected a batch of "
                     + view.table().name() + ")");
         }
-        if (updates == null) {
+        if (!kept) {
             throw new IllegalStateException("pushSteps before keepPulledValues: no values kept as pulled");
         }
         int floats = size * valueLength;
@@ -148,6 +174,7 @@ public final class RowBatch {
             }
         }
         pushTickets[side] = view.pushAsync(ids, 0, size, updates, 0);
+        kept = false;
         side ^= 1;
         updates = updateSides[side];
         if (pushTickets[side] != 0) {
