@@ -139,8 +139,8 @@ public final class LocalCluster implements AutoCloseable {
         // JVM's small default initial heap. A node's first epochs grow its buffers to their high
         // marks once (replica slabs, message buffers, a round's deltas: 160 MB on a w2v node of a
         // 2-node cluster), more than the default young generation's 100 MB: the serial collector
-        // (a JVM on one processor uses it) then copied what had just grown, 0.3-1.4 s of its one
-        // core per run, in the first epochs; with the heap sized once, 0.01-0.02 s.
+        // (a JVM on one processor uses it) then copied what had just grown, 0.45-1.4 s of its one
+        // core per run, in the first epochs (4 runs); with the heap sized once, 0.00-0.02 s.
         command.add("-Xms" + spec.heap());
         command.add(spec.mainClass());
         command.addAll(spec.args());
