@@ -33,9 +33,9 @@ import io.adaps.api.Worker;
  * batch is made before training, and what is allocated then is in the old generation once the run
  * has collected its set-up garbage ({@code SetupGarbage}). Allocated in the first epoch, w2v's sides
  * (73 MB on a node of a 2-node cluster, whose two chunks' batches alternate) went into the young
- * generation and were copied out of it by the first epoch's collections: 0.6-0.8 s of the serial
- * collector on a node pinned to one core (its pages first touched then), which a single node, with
- * less garbage per epoch, put off past its last epoch.
+ * generation and were copied out of it by the first epoch's collections, with the other buffers
+ * that grow then (0.45-0.73 s of the serial collector on a node pinned to one core, its pages first
+ * touched then), which a single node, with less garbage per epoch, put off past its last epoch.
  */
 public final class RowBatch {
     private static final int ABSENT = -1;
