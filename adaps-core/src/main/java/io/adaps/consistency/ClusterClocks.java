@@ -78,6 +78,8 @@ public final class ClusterClocks {
     private final MutableDirectBuffer message = Message.newBuffer(Message.HEADER_LENGTH);
     /** The counters of closed workers. */
     private final long[][] closedReads;
+    /** The reads of closed workers that kept a clock ({@link #register}), per table. */
+    private final long[] closedClockedReads;
     private final long[] closedReplicaWaits;
     private long closedClockWaits;
     private long closedTicks;
@@ -103,6 +105,7 @@ public final class ClusterClocks {
         this.strictest = least;
         this.eager = anyEager;
         this.closedReads = new long[tables][WorkerClock.BUCKETS + 1];
+        this.closedClockedReads = new long[tables];
         this.closedReplicaWaits = new long[tables];
         recompute();
     }
@@ -182,10 +185,14 @@ public final class ClusterClocks {
      * ({@link #unclocked()}) are only counted.
      */
     public synchronized void unregister(WorkerClock clock) {
+        boolean clocked = Arrays.asList(open).contains(clock);
         open = Arrays.stream(open).filter(w -> w != clock).toArray(WorkerClock[]::new);
         unclocked = Arrays.stream(unclocked).filter(w -> w != clock).toArray(WorkerClock[]::new);
         for (int t = 0; t < tables; t++) {
             clock.addReads(t, closedReads[t]);
+            if (clocked) {
+                closedClockedReads[t] += clock.readCount(t);
+            }
             closedReplicaWaits[t] += clock.replicaWaitNanos(t);
         }
         closedClockWaits += clock.clockWaitNanos();
@@ -315,6 +322,23 @@ public final class ClusterClocks {
 
     private static String describe(long part) {
         return part == UNBOUNDED ? "every clock (no open worker)" : "clock " + part;
+    }
+
+    /** How many workers with a clock are open. */
+    public int clockedWorkers() {
+        return open.length;
+    }
+
+    /**
+     * The reads of {@code table} by the workers that keep a clock, open and closed: training's
+     * reads, without those of unclocked workers (an evaluation's).
+     */
+    public synchronized long clockedReads(int table) {
+        long sum = closedClockedReads[table];
+        for (WorkerClock w : open) {
+            sum += w.readCount(table);
+        }
+        return sum;
     }
 
     /** Adds every worker's reads of {@code table} by staleness, open and closed, to {@code into}. */

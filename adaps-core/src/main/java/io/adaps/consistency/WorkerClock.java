@@ -85,6 +85,15 @@ public final class WorkerClock {
         }
     }
 
+    /** This worker's reads of {@code table}, of any staleness. */
+    public long readCount(int table) {
+        long sum = 0;
+        for (long count : reads[table]) {
+            sum += count;
+        }
+        return sum;
+    }
+
     public long replicaWaitNanos(int table) {
         return replicaWaitNanos[table];
     }

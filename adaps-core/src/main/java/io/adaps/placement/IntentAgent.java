@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -33,6 +34,7 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  * where the next node starts (INTENT messages, batched per home and table; this node's own keys
  * go to its {@link HomePlacement} directly). Intents whose keys all belong
  * to tables read in batches ({@link ReadBatching}) are not tracked at all: their keys stay where
+ * they are; intents of tables whose read rates are not known yet wait in {@link HeldIntents} until
  * they are. Also registers and retires the workers that signal intent: a retired worker's intents
  * are dropped and its id and queue are kept for the next worker that gets the id.
  *
@@ -68,6 +70,8 @@ final class IntentAgent implements Agent {
     private final ActiveKeys active;
     private final ReplicaSync sync;
     private final ReadBatching batching;
+    private final HeldIntents held = new HeldIntents();
+    private final HeldIntents.Placer placer = this::place;
     private final AtomicReferenceArray<IntentQueue> queues = new AtomicReferenceArray<>(MAX_SIGNALLING_WORKERS);
     private final Queue<Signalling> registrations = new ConcurrentLinkedQueue<>();
     private final Queue<Retirement> retirements = new ConcurrentLinkedQueue<>();
@@ -128,11 +132,27 @@ final class IntentAgent implements Agent {
         }
         registrations.add(new Signalling(id, queue, clock,
                 (buffer, keysOffset, count, from, to) -> {
-                    if (batching == null || !batching.leavesInPlace(buffer, keysOffset, count)) {
-                        tracker.add(id, buffer, keysOffset, count, from, to);
+                    if (!place(id, buffer, keysOffset, count, from, to)
+                            && !held.hold(id, buffer, keysOffset, count, from, to)) {
+                        tracker.add(id, buffer, keysOffset, count, from, to); // too many held: placed as intended
                     }
                 }));
         return queue;
+    }
+
+    /**
+     * Tracks worker {@code id}'s intent, or leaves it alone if its tables are read in batches:
+     * {@code true}; {@code false} (nothing done) if it waits until their read rates are known.
+     */
+    private boolean place(int id, DirectBuffer buffer, int keysOffset, int count, long from, long to) {
+        int placement = batching == null ? ReadBatching.TRACK : batching.placement(buffer, keysOffset, count);
+        if (placement == ReadBatching.HOLD) {
+            return false;
+        }
+        if (placement == ReadBatching.TRACK) {
+            tracker.add(id, buffer, keysOffset, count, from, to);
+        }
+        return true;
     }
 
     /** Asks the manager to retire worker {@code id}; the returned request is done once it has. Worker thread. */
@@ -152,15 +172,17 @@ final class IntentAgent implements Agent {
         long now = clock.nanoTime();
         home.ownIntentsSeen(now); // once drained below; the home's duty comes next in the cycle
         int work = admit();
+        // Rates first: an intent drained below is placed by what is known now, and the held ones
+        // whose tables' rates became known go before it.
+        if (batching != null && batching.update(now) && !held.isEmpty()) {
+            work += held.replay(placer);
+        }
         for (int i = 0; i < registered.size(); i++) {
             Signalling worker = signalling[registered.getInt(i)];
             work += worker.queue.drain(worker.sink, Integer.MAX_VALUE);
             clocks[worker.id] = worker.clock.getAsLong();
         }
         window.onClock(now, clocks);
-        if (batching != null) {
-            batching.update(now);
-        }
         windowClocks = window.clocks();
         active.lingerUntil(now + lingerNanos());
         long slowest = slowestClock();
@@ -202,6 +224,7 @@ final class IntentAgent implements Agent {
             Signalling worker = signalling[id];
             if (worker != null) {
                 worker.queue.drain(discard, Integer.MAX_VALUE);
+                held.drop(id);
                 tracker.removeWorker(id, active);
                 window.forget(id);
                 clocks[id] = 0;

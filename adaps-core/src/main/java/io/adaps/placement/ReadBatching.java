@@ -31,9 +31,19 @@ import io.adaps.keys.RowKey;
  * trip in each call that touches a remote key; there placement is what makes a cluster fast.
  * Reads are what count: pushes are not waited for.
  *
- * <p>Until the first {@value #FIRST_TICKS} ticks have been measured (reads before the first tick,
- * such as an evaluation of the initial model, do not count) keys are placed as intended. The
- * rate is measured again every {@value #CHECK_MILLIS} ms, over {@value #MEASURED_TICKS} ticks or
+ * <p>Once workers with a clock have begun to read a table, its intents are held ({@link #HOLD},
+ * kept by {@link HeldIntents}) until its rate is known, not placed: a table's first measurement
+ * comes after the first {@value #FIRST_TICKS} ticks (reads before the first tick, such as an
+ * evaluation of the initial model, do not count), and placements made before it for a table then
+ * found read in batches were all undone again (word2vec on 2 nodes: 13,000-16,000 rows relocated and
+ * as many replicas created and dropped per node in the first epoch, which took 1.3-1.5x as long as
+ * {@code STATIC}'s). A table whose workers have already read it more often than the limit allows,
+ * counting each worker's tick in progress as a whole one ({@code reads >}
+ * {@value #BATCHED_READS_PER_CLOCK}{@code  * (ticks + workers)}, reads by workers with a clock only,
+ * so that no evaluation counts), is known not to be read in batches at once: MF's tables after
+ * {@value #BATCHED_READS_PER_CLOCK} + 1 mini-batches. Intents of a table nobody has read yet are
+ * placed as intended: a worker may signal intent and wait for its keys before it reads any.
+ * The rate is measured again every {@value #CHECK_MILLIS} ms, over {@value #MEASURED_TICKS} ticks or
  * more, so a run whose access pattern changes is followed; a key placed before its table counted
  * as read in batches stays placed until its intent ends and its linger runs out.
  *
@@ -55,12 +65,22 @@ final class ReadBatching {
     /** The clock ticks of the first measurement: it decides early how a run's first epoch places keys. */
     static final int FIRST_TICKS = 4;
     static final int CHECK_MILLIS = 100;
+    /** {@link #placement}: the intent is tracked, its keys placed as intended. */
+    static final int TRACK = 0;
+    /** {@link #placement}: the intent is left alone, its keys stay where they are. */
+    static final int LEAVE = 1;
+    /** {@link #placement}: the intent waits until its tables' rates are known. */
+    static final int HOLD = 2;
 
     private final NodeContext context;
     private final ClusterClocks clocks;
     private final long[] lastReads;
     private final long[] counts = new long[WorkerClock.BUCKETS + 1];
     private final boolean[] batched;
+    /** Whether a table's rate is known: measured, or beyond the limit before the first measurement. */
+    private final boolean[] known;
+    /** Whether workers with a clock have read a table (before the first measurement). */
+    private final boolean[] reading;
     private volatile long keysLeftInPlace;
     private long lastTicks;
     private boolean measured;
@@ -71,20 +91,40 @@ final class ReadBatching {
         this.clocks = clocks;
         this.lastReads = new long[context.tables().size()];
         this.batched = new boolean[context.tables().size()];
+        this.known = new boolean[context.tables().size()];
+        this.reading = new boolean[context.tables().size()];
     }
 
     /**
-     * Whether the keys of an intent, {@code count} row keys at {@code keys[offset..]}, are all of
-     * tables read in batches: then the intent is left alone, and counted.
+     * What to do with an intent, {@code count} row keys at {@code keys[offset..]}: {@link #TRACK} it
+     * if a key's table is known not to be read in batches or not read yet, else {@link #HOLD} it if
+     * a key's table's rate is not known yet, else (every table read in batches) {@link #LEAVE} it
+     * alone, counted.
      */
-    boolean leavesInPlace(DirectBuffer keys, int offset, int count) {
+    int placement(DirectBuffer keys, int offset, int count) {
+        boolean unknown = false;
         for (int i = 0, at = offset; i < count; i++, at += Long.BYTES) {
-            if (!batched[RowKey.table(keys.getLong(at))]) {
-                return false;
+            int table = RowKey.table(keys.getLong(at));
+            if (!batched[table]) {
+                if (known[table] || !reading(table)) {
+                    return TRACK;
+                }
+                unknown = true;
             }
         }
+        if (unknown) {
+            return HOLD;
+        }
         keysLeftInPlace += count; // only the manager thread writes
-        return true;
+        return LEAVE;
+    }
+
+    /** Whether workers with a clock have read {@code table}; seen at once, so that an intent after a read is held. */
+    private boolean reading(int table) {
+        if (!reading[table]) {
+            reading[table] = clocks.clockedReads(table) > 0;
+        }
+        return reading[table];
     }
 
     /** Keys of intents left alone because their tables are read in batches (any thread). */
@@ -92,10 +132,15 @@ final class ReadBatching {
         return keysLeftInPlace;
     }
 
-    /** Measures the rates again if {@value #CHECK_MILLIS} ms have passed since the last time at {@code now}. */
-    void update(long now) {
+    /**
+     * Measures the rates again if {@value #CHECK_MILLIS} ms have passed since the last time at
+     * {@code now} (until the first measurement, at every call, marks the tables read beyond the
+     * limit already); returns whether a table's rate became known.
+     */
+    boolean update(long now) {
+        boolean learned = !measured && checkEarly();
         if (now - nextCheck < 0) {
-            return;
+            return learned;
         }
         nextCheck = now + CHECK_MILLIS * 1_000_000L;
         long ticks = clocks.ticks();
@@ -103,28 +148,53 @@ final class ReadBatching {
             for (int t = 0; t < batched.length; t++) {
                 lastReads[t] = reads(t); // reads before the first tick (an initial evaluation) do not count
             }
-            return;
+            return learned;
         }
         long elapsed = ticks - lastTicks;
         if (elapsed < (measured ? MEASURED_TICKS : FIRST_TICKS)) {
-            return;
+            return learned;
         }
-        measured = true;
         for (int t = 0; t < batched.length; t++) {
             long reads = reads(t);
             double perClock = (double) (reads - lastReads[t]) / elapsed;
             boolean inBatches = perClock <= BATCHED_READS_PER_CLOCK;
-            if (inBatches != batched[t]) {
+            if (inBatches != batched[t] || !measured && !known[t]) {
                 batched[t] = inBatches;
                 if (reads > lastReads[t]) {
-                    LOG.info("node {}: table '{}' is read in {} pull calls per worker clock: its keys {}",
-                            context.nodeId(), context.table(t).name(), String.format("%.1f", perClock),
-                            inBatches ? "stay where they are (read in batches)" : "are placed where intended");
+                    log(t, String.format("%.1f", perClock), inBatches);
                 }
             }
+            learned |= !known[t];
+            known[t] = true;
             lastReads[t] = reads;
         }
+        measured = true;
         lastTicks = ticks;
+        return learned;
+    }
+
+    /** Before the first measurement: marks the tables read beyond the limit already as not read in batches. */
+    private boolean checkEarly() {
+        // Each open worker's tick in progress counts as a whole one.
+        long limit = BATCHED_READS_PER_CLOCK * (clocks.ticks() + clocks.clockedWorkers());
+        boolean learned = false;
+        for (int t = 0; t < batched.length; t++) {
+            if (known[t]) {
+                continue;
+            }
+            if (clocks.clockedReads(t) > limit) {
+                known[t] = true;
+                learned = true;
+                log(t, "more than " + BATCHED_READS_PER_CLOCK, false);
+            }
+        }
+        return learned;
+    }
+
+    private void log(int table, String perClock, boolean inBatches) {
+        LOG.info("node {}: table '{}' is read in {} pull calls per worker clock: its keys {}", context.nodeId(),
+                context.table(table).name(), perClock,
+                inBatches ? "stay where they are (read in batches)" : "are placed where intended");
     }
 
     private long reads(int table) {

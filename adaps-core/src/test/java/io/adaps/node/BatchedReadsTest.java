@@ -80,6 +80,44 @@ class BatchedReadsTest {
         });
     }
 
+    /**
+     * Issue 13: once a worker reads a table, the intents that follow wait until its rate is known,
+     * so a table read once per clock is never placed, not even before its rate is first measured
+     * (word2vec's first epoch relocated thousands of rows, then left them).
+     */
+    @Test
+    void issue13_keysOfATableReadOncePerClockAreNeverPlaced() throws Exception {
+        onNodeOne((cluster, user, table, worker, view) -> {
+            view.pull(rows(150), new float[PER_CLOCK * 2]); // reading has begun (rows homed here)
+            long clock = 0;
+            long deadline = System.nanoTime() + WITHIN.toNanos();
+            while (user.metrics().replication().keysLeftInPlace() == 0) {
+                assertThat(System.nanoTime()).as("keys left in place within %s", WITHIN).isLessThan(deadline);
+                clock = readingClock(worker, view, rows(clock % 20 * PER_CLOCK), 1, clock);
+            }
+            Thread.sleep(5L * HomePlacement.DECISION_DELAY_MILLIS); // time enough for placements, had there been any
+            assertThat(user.metrics().replication().managedRelocations()).isZero();
+            assertThat(user.metrics().replication().replicasCreated()).isZero();
+            for (long row = 0; row < HOMED_AT_0; row++) {
+                assertThat(Internals.kindOf(user, table, row)).as("row %d at node 1", row).isNull();
+            }
+        });
+    }
+
+    /** Before a worker reads a table, its intents are placed as intended: it may wait for its keys first. */
+    @Test
+    void keysIntendedBeforeAnyReadArePlacedWithoutOne() throws Exception {
+        onNodeOne((cluster, user, table, worker, view) -> {
+            long[] used = rows(0);
+            view.intent(used, 0, 100);
+            long deadline = System.nanoTime() + WITHIN.toNanos();
+            while (!Arrays.stream(used).allMatch(row -> Internals.kindOf(user, table, row) == SlotKind.OWNED)) {
+                assertThat(System.nanoTime()).as("rows relocated within %s", WITHIN).isLessThan(deadline);
+                Thread.sleep(5);
+            }
+        });
+    }
+
     @Test
     void keysOfATableReadInManyCallsPerClockAreRelocatedWhereIntended() throws Exception {
         onNodeOne((cluster, user, table, worker, view) -> {
